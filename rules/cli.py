@@ -1,0 +1,123 @@
+"""``python -m rules``: the engine on the command line, one JSON object per line.
+
+Commands (contract in ``docs/rules-engine.md``):
+
+- ``meld``: ``{"ruleset", "trump", "cards"}`` → ``{"total", "melds": [{"name", "points",
+  "cards"}]}``
+- ``score``: a hand record with ``"ruleset"`` → ``{"scores", "declarer_won"}``
+- ``check-play``: ``{"ruleset", "trump", "trick", "hand", "card"}`` → ``{"legal", "rule",
+  "legal_cards", "winner"}``
+- ``presets``: prints each preset as a full ruleset object, one per line (no input).
+
+Each input line gets exactly one output line, in order; an invalid line gets
+``{"errors": [{"field", "message"}, ...]}``.  Blank lines are skipped.  The exit status is 2
+if any line had errors, else 0.  This module is the only part of ``rules`` that does I/O.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from .errors import FieldError, InvalidInput
+from .melds import meld_request
+from .play import play_request
+from .presets import PRESETS, resolve_ruleset
+from .scoring import score_request
+
+
+def _keys(data: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    unknown = [k for k in data if k not in allowed]
+    missing = [
+        k
+        for k in allowed
+        if k not in data and k in ("ruleset", "trump", "cards", "trick", "hand", "card")
+    ]
+    errors = [FieldError(str(k), "unknown field", code="unknown") for k in unknown]
+    errors += [FieldError(k, "is required", code="required") for k in missing]
+    if errors:
+        raise InvalidInput(errors)
+
+
+def _ruleset(data: dict[str, Any]):
+    if "ruleset" not in data:
+        raise InvalidInput(
+            [
+                FieldError(
+                    "ruleset", "is required (a preset id or a ruleset object)", code="required"
+                )
+            ]
+        )
+    return resolve_ruleset(data["ruleset"])
+
+
+def do_meld(data: dict[str, Any]) -> dict[str, Any]:
+    """One ``meld`` request → its answer; raises :class:`InvalidInput`."""
+    _keys(data, ("ruleset", "trump", "cards"))
+    return meld_request(_ruleset(data), data["trump"], data["cards"]).to_dict()
+
+
+def do_score(data: dict[str, Any]) -> dict[str, Any]:
+    """One ``score`` request → its answer; raises :class:`InvalidInput`."""
+    ruleset = _ruleset(data)
+    return score_request(ruleset, data).to_dict()
+
+
+def do_check_play(data: dict[str, Any]) -> dict[str, Any]:
+    """One ``check-play`` request → its answer; raises :class:`InvalidInput`."""
+    _keys(data, ("ruleset", "trump", "trick", "hand", "card"))
+    ruleset = _ruleset(data)
+    return play_request(ruleset, data["trump"], data["trick"], data["hand"], data["card"]).to_dict()
+
+
+COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "meld": do_meld,
+    "score": do_score,
+    "check-play": do_check_play,
+}
+
+
+def answer(command: str, line: str) -> tuple[dict[str, Any], bool]:
+    """The output object for one input line and whether it is an error answer."""
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return {"errors": [{"field": "line", "message": f"not valid JSON: {exc}"}]}, True
+    if not isinstance(data, dict):
+        return {"errors": [{"field": "line", "message": "each line must be a JSON object"}]}, True
+    try:
+        return COMMANDS[command](data), False
+    except InvalidInput as exc:
+        return {"errors": [e.to_dict() for e in exc.errors]}, True
+
+
+def run(command: str, stdin: TextIO, stdout: TextIO) -> int:
+    """Answer every line of ``stdin`` on ``stdout``; return the exit status (0 or 2)."""
+    status = 0
+    for line in stdin:
+        if not line.strip():
+            continue
+        result, failed = answer(command, line)
+        if failed:
+            status = 2
+        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m rules``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m rules",
+        description="Binokel rules engine: JSON objects in, one per line on stdin; answers out.",
+    )
+    parser.add_argument("command", choices=[*COMMANDS, "presets"])
+    args = parser.parse_args(argv)
+    if args.command == "presets":
+        for ruleset in PRESETS.values():
+            sys.stdout.write(ruleset.to_json() + "\n")
+        return 0
+    return run(args.command, sys.stdin, sys.stdout)
