@@ -141,19 +141,39 @@ def possible_trick_points(
     impossible under the card-point scheme (e.g. 1, 249, or 135 where all cards count 10).
     """
     deal = ruleset.deal_for(seats)
-    ways = _sums_by_card_count(ruleset.card_points, ruleset.ranks)
-    extra = deal.dabb if declarer else 0
-    ks = range(deal.cards_per_player + 1) if tricks_taken is None else (tricks_taken,)
+    return _possible_trick_points(
+        ruleset.card_points,
+        ruleset.ranks,
+        ruleset.last_trick_bonus,
+        seats,
+        deal.cards_per_player,
+        deal.dabb if declarer else 0,
+        tricks_taken,
+    )
+
+
+@lru_cache(maxsize=1024)
+def _possible_trick_points(
+    card_points: CardPoints,
+    ranks: tuple[str, ...],
+    bonus: int,
+    seats: int,
+    tricks: int,
+    extra_cards: int,
+    tricks_taken: int | None,
+) -> frozenset[int]:
+    ways = _sums_by_card_count(card_points, ranks)
+    ks = range(tricks + 1) if tricks_taken is None else (tricks_taken,)
     result: set[int] = set()
     for k in ks:
-        m = k * seats + extra
+        m = k * seats + extra_cards
         if m >= len(ways):
             continue
         bits = ways[m]
         sums = {i for i in range(bits.bit_length()) if bits >> i & 1}
         result |= sums
         if k >= 1:
-            result |= {s + ruleset.last_trick_bonus for s in sums}
+            result |= {s + bonus for s in sums}
     return frozenset(result)
 
 

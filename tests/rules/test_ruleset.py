@@ -1,0 +1,332 @@
+"""The ruleset as data: JSON round-trip, fingerprint, overrides, consistency checks, and
+every club variant of shared/FIELD-NOTES.md ("Rules differ from club to club") expressed as
+parameters and scored."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from rules import PRESETS, InvalidInput, Ruleset, RulesetError, best_meld, score_request
+from rules.presets import resolve_ruleset
+
+CLUB = PRESETS["club-tournament"]
+
+
+@pytest.mark.parametrize("preset_id", list(PRESETS))
+def test_json_round_trip_is_identical(preset_id):
+    ruleset = PRESETS[preset_id]
+    text = ruleset.to_json()
+    again = Ruleset.from_json(text)
+    assert again == ruleset
+    assert again.fingerprint == ruleset.fingerprint
+    assert again.to_json() == text
+    assert json.loads(text)["fingerprint"] == ruleset.fingerprint
+
+
+def test_presets_have_distinct_fingerprints_and_ids():
+    assert len({r.fingerprint for r in PRESETS.values()}) == 4
+    assert list(PRESETS) == [
+        "club-tournament",
+        "swabian-traditional",
+        "dabb-app",
+        "partnership-250",
+    ]
+
+
+def test_ruleset_is_immutable():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        CLUB.min_bid = 200  # type: ignore[misc]
+
+
+def test_fingerprint_changes_with_a_scoring_parameter_but_not_with_a_name():
+    changed = CLUB.with_overrides({"min_bid": 200})
+    renamed = CLUB.with_overrides({}, name_de="Mein Verein")
+    assert changed.fingerprint != CLUB.fingerprint
+    assert renamed.fingerprint == CLUB.fingerprint
+    assert CLUB.min_bid == 150  # the preset itself is untouched
+
+
+def test_altered_stored_copy_is_detected():
+    data = CLUB.to_dict()
+    data["min_bid"] = 100 + 60
+    with pytest.raises(RulesetError) as exc:
+        Ruleset.from_dict(data)
+    assert [e.field for e in exc.value.errors] == ["fingerprint"]
+
+
+def test_from_dict_lists_every_problem_with_its_path():
+    data = CLUB.to_dict()
+    del data["fingerprint"]
+    del data["min_bid"]
+    data["lost"]["declarer"]["bid_factor"] = "two"
+    data["rounding"] = "hundreds"
+    data["colour"] = "blue"
+    with pytest.raises(RulesetError) as exc:
+        Ruleset.from_dict(data)
+    fields = {e.field for e in exc.value.errors}
+    assert {"min_bid", "lost.declarer.bid_factor", "rounding", "colour"} <= fields
+
+
+@pytest.mark.parametrize(
+    ("override", "field"),
+    [
+        ({"deck_size": 36}, "deck_size"),
+        ({"deals": [{"seats": 3, "cards_per_player": 13, "dabb": 4}]}, "deals[0]"),
+        ({"min_bid": 155}, "min_bid"),
+        ({"bid_step": 0}, "bid_step"),
+        (
+            {"partnerships": True, "deals": [{"seats": 3, "cards_per_player": 12, "dabb": 4}]},
+            "partnerships",
+        ),
+        (
+            {
+                "melds": [
+                    {
+                        "id": "x",
+                        "label_de": "x",
+                        "label_en": "x",
+                        "klass": "suit",
+                        "points": 10,
+                        "suit": "trump",
+                        "ranks": "9",
+                    }
+                ]
+            },
+            "melds[0].ranks",
+        ),
+        ({"durch": {"won": -5, "lost": 0}}, "durch"),
+    ],
+)
+def test_unplayable_rulesets_are_rejected(override, field):
+    with pytest.raises(RulesetError) as exc:
+        CLUB.with_overrides(override)
+    assert field in [e.field for e in exc.value.errors]
+
+
+def test_resolve_ruleset_forms():
+    assert resolve_ruleset("dabb-app") is PRESETS["dabb-app"]
+    assert resolve_ruleset(PRESETS["dabb-app"].to_dict()) == PRESETS["dabb-app"]
+    custom = resolve_ruleset({"base": "dabb-app", "min_bid": 200})
+    assert (custom.id, custom.min_bid) == ("dabb-app+custom", 200)
+    for bad, field in [("x", "ruleset"), (5, "ruleset"), ({"base": "x"}, "ruleset.base")]:
+        with pytest.raises(InvalidInput) as exc:
+            resolve_ruleset(bad)
+        assert exc.value.errors[0].field == field
+
+
+# --------------------------------------------------------------- FIELD-NOTES variants
+# Each row: a variant seen at clubs, the parameters that express it (on top of the club
+# preset), a hand, and the scores that variant gives by hand calculation.
+PLAYED = {"seats": 3, "declarer": 0, "outcome": "played", "melds": [140, 60, 20]}
+LOST = dict(PLAYED, bid=400, tricks=[175, 45, 30])  # 140 + 175 = 315 < 400
+CONCEDE = {"seats": 3, "declarer": 0, "bid": 250, "outcome": "abgehen", "melds": [100, 60, 20]}
+
+VARIANTS = [
+    pytest.param(
+        {"min_bid": 200},
+        dict(PLAYED, bid=200, tricks=[175, 45, 30]),
+        [320, 110, 50],
+        id="minimum bid 200",
+    ),
+    pytest.param(
+        {"abgehen": {"declarer_when_unreachable": {"bid_factor": 2, "extra": 0}}},
+        dict(CONCEDE, bid=400, melds=[100, 60, 20]),
+        [-800, 60, 20],
+        id="Abgehen -2x bid when unreachable",
+    ),
+    pytest.param({}, CONCEDE, [-250, 60, 20], id="Abgehen: opponents own melds"),
+    pytest.param(
+        {"abgehen": {"opponents_bonus": {"kind": "half-bid"}}},
+        dict(CONCEDE, bid=270),
+        [-270, 200, 160],
+        id="Abgehen: + half the bid rounded up to tens",
+    ),
+    pytest.param(
+        {"abgehen": {"opponents_bonus": {"kind": "fixed", "amount": 30}}},
+        CONCEDE,
+        [-250, 90, 50],
+        id="Abgehen: + 30",
+    ),
+    pytest.param(
+        {"abgehen": {"opponents_bonus": {"kind": "fixed", "amount": 40}}},
+        CONCEDE,
+        [-250, 100, 60],
+        id="Abgehen: + 40",
+    ),
+    pytest.param(
+        {"abgehen": {"opponents_bonus": {"kind": "per-player", "amount": 10}}},
+        CONCEDE,
+        [-250, 90, 50],
+        id="Abgehen: + 10 per player",
+    ),
+    pytest.param({}, LOST, [-800, 210, 150], id="lost: -2x bid, others + 100"),
+    pytest.param(
+        {"lost": {"declarer": {"bid_factor": 1}}}, LOST, [-400, 210, 150], id="lost: -bid"
+    ),
+    pytest.param(
+        {"lost": {"declarer": {"bid_factor": 1, "extra": 100}}},
+        LOST,
+        [-500, 210, 150],
+        id="lost: -(bid+100)",
+    ),
+    pytest.param(
+        {"lost": {"opponents_bonus": {"kind": "none"}}},
+        LOST,
+        [-800, 110, 50],
+        id="lost: opponents melds + tricks",
+    ),
+    pytest.param(
+        {"lost": {"opponents_bonus": {"kind": "half-bid"}}},
+        LOST,
+        [-800, 310, 250],
+        id="lost: opponents + half the bid",
+    ),
+    pytest.param(
+        {"lost": {"opponents_bonus": {"kind": "fixed", "amount": 30}}},
+        LOST,
+        [-800, 140, 80],
+        id="lost: opponents + 30",
+    ),
+    pytest.param(
+        {"meld_requires_trick": False},
+        dict(PLAYED, bid=300, tricks=[250, 0, 0]),
+        [390, 60, 20],
+        id="meld counts without a trick",
+    ),
+    pytest.param(
+        {},
+        dict(PLAYED, bid=300, tricks=[250, 0, 0]),
+        [390, 0, 0],
+        id="meld counts only with a trick",
+    ),
+    pytest.param(
+        {"rounding": "none"},
+        dict(PLAYED, bid=300, tricks=[175, 45, 30]),
+        [315, 105, 50],
+        id="exact trick points",
+    ),
+    pytest.param(
+        {}, dict(PLAYED, bid=300, tricks=[175, 55, 20]), [320, 120, 40], id="to tens, 5 up: both up"
+    ),
+    pytest.param(
+        {"rounding_fives": "balanced"},
+        dict(PLAYED, bid=300, tricks=[175, 55, 20]),
+        [320, 110, 40],
+        id="two fives: declarer up, other down",
+    ),
+    pytest.param(
+        {"rounding_fives": "balanced"},
+        dict(PLAYED, bid=150, tricks=[180, 45, 25]),
+        [320, 110, 40],
+        id="two fives among defenders: higher up",
+    ),
+    pytest.param(
+        {"bid_checked_exact": False},
+        dict(PLAYED, bid=320, tricks=[175, 45, 30]),
+        [320, 110, 50],
+        id="bid checked on rounded points",
+    ),
+    pytest.param(
+        {},
+        dict(PLAYED, bid=320, tricks=[175, 45, 30]),
+        [-640, 210, 150],
+        id="bid checked on exact points",
+    ),
+    pytest.param({"durch": None}, None, "durch", id="Durch not played"),
+    pytest.param(
+        {"specials_kept_apart": True},
+        {"seats": 3, "declarer": 2, "bid": 150, "outcome": "durch", "won": False},
+        [0, 0, -2000],
+        id="Durch kept apart, lost -2000",
+    ),
+    pytest.param(
+        {"bettel": {"won": 500, "lost": 500}},
+        {"seats": 3, "declarer": 1, "bid": 150, "outcome": "bettel", "won": True},
+        [0, 500, 0],
+        id="Bettel 500",
+    ),
+    pytest.param(
+        {},
+        dict(PLAYED, bid=200, tricks=[175, 45, 30], penalty={"type": "verwerfen", "seat": 1}),
+        [320, -400, 50],
+        id="Verwerfen by a defender",
+    ),
+    pytest.param(
+        {},
+        dict(PLAYED, bid=200, tricks=[175, 45, 30], penalty={"type": "falsch-druecken", "seat": 0}),
+        [-400, 210, 150],
+        id="forgetting to discard: lost, double bid",
+    ),
+]
+
+
+@pytest.mark.parametrize(("override", "record", "expected"), VARIANTS)
+def test_field_notes_variant(override, record, expected):
+    ruleset = CLUB.with_overrides(override)
+    if record is None:
+        assert expected not in ruleset.outcomes
+        return
+    assert list(score_request(ruleset, record).scores) == expected
+
+
+@pytest.mark.parametrize(
+    ("eight", "hand_ranks", "expected"),
+    [
+        ({"A": 1000, "K": 1000, "Q": 1000, "J": 1000}, "K", 1000),
+        ({"A": 1000, "K": 600, "Q": 400, "J": 200}, "K", 600),
+        ({}, "K", 160),  # eight of a kind counted as two fours
+    ],
+    ids=["eight of a kind 1000", "by rank 1000/600/400/200", "2x four"],
+)
+def test_eight_of_a_kind_variants(eight, hand_ranks, expected):
+    melds = [m for m in _meld_dicts(CLUB) if not m["id"].startswith("eight-")]
+    for rank, points in eight.items():
+        melds.append(
+            {
+                "id": f"eight-{rank}",
+                "label_de": "Acht",
+                "label_en": "Eight",
+                "klass": "kind",
+                "points": points,
+                "suit": "each",
+                "ranks": rank * 2,
+                "cards": [],
+            }
+        )
+    ruleset = CLUB.with_overrides({"melds": melds})
+    cards = [hand_ranks + s for s in "CSHD" for _ in range(2)]
+    assert best_meld(ruleset, cards, "C").total == expected  # one rank: no suit melds
+
+
+def test_eight_tens_with_or_without():
+    tens = [f"T{s}" for s in "CSHD" for _ in range(2)]
+    assert best_meld(CLUB, tens, "H").total == 0
+    melds = _meld_dicts(CLUB) + [
+        {
+            "id": "eight-tens",
+            "label_de": "Acht Zehner",
+            "label_en": "Eight tens",
+            "klass": "kind",
+            "points": 1000,
+            "suit": "each",
+            "ranks": "TT",
+            "cards": [],
+        }
+    ]
+    assert best_meld(CLUB.with_overrides({"melds": melds}), tens, "H").total == 1000
+
+
+@pytest.mark.parametrize("points", [1500, 1000])
+def test_double_family_value(points):
+    melds = [dict(m, points=points) if m["id"] == "double-family" else m for m in _meld_dicts(CLUB)]
+    ruleset = CLUB.with_overrides({"melds": melds})
+    cards = [r + "S" for r in "ATKQJ" for _ in range(2)]
+    # the double family uses every card of the suit class; four-of-a-kind and Binokel need other suits
+    assert best_meld(ruleset, cards, "H").total == points
+
+
+def _meld_dicts(ruleset):
+    return [dict(m) for m in ruleset.to_dict()["melds"]]
