@@ -134,7 +134,9 @@ def simulate_hand(ruleset: Ruleset, seats: int, dealer: int, rng: random.Random)
     estimates = [_estimate(ruleset, h) for h in dealt.hands]
     order = [(first + i) % seats for i in range(seats)]
     declarer = max(order, key=lambda s: estimates[s][0])
-    bid = _round_bid(ruleset, int(estimates[declarer][0] * rng.uniform(0.75, 1.0)))
+    # Declarers reach about 1.5× this estimate (median); bidding 1.05–1.55× it makes roughly
+    # one hand in five a lost game or a concession, as at a club table.
+    bid = _round_bid(ruleset, int(estimates[declarer][0] * rng.uniform(1.05, 1.55)))
 
     hand = list(dealt.hands[declarer]) + list(dealt.dabb)
     trump = max(
@@ -161,8 +163,13 @@ def simulate_hand(ruleset: Ruleset, seats: int, dealer: int, rng: random.Random)
     data: dict[str, object] = {"seats": seats, "declarer": declarer, "bid": bid}
     sides = ruleset.sides(seats)
     side = next(s for s in sides if declarer in s)
-    reachable = sum(meld_points[s] for s in side) + ruleset.trick_points_total
-    if ruleset.abgehen is not None and bid > reachable:
+    side_melds = sum(meld_points[s] for s in side)
+    reachable = side_melds + ruleset.trick_points_total
+    hopeless = bid > side_melds + ruleset.trick_points_total * 0.8  # would need 200 of 250
+    may_concede = ruleset.abgehen is not None and (
+        bid > reachable or (hopeless and not ruleset.abgehen.only_when_unreachable)
+    )
+    if may_concede:
         data.update(outcome="abgehen", melds=meld_points)
     else:
         leader = declarer if ruleset.play.first_lead == "declarer" else first
