@@ -1,0 +1,17 @@
+#!/usr/bin/env python
+"""Django's command-line utility for the Binokel tournament app."""
+
+import os
+import sys
+
+
+def main() -> None:
+    """Run an administrative task (see ``python manage.py help``)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Hand entry, scoring through the rules engine, and standings."""

@@ -1,0 +1,132 @@
+"""The clerk's hand-entry form: parses what was typed into a :class:`HandInput`.
+
+The form checks only types and choices; the rules (bid steps, trick totals, penalties …)
+are the engine's, applied by :func:`scoring.services.evaluate`, whose errors the view adds to
+this form field by field.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from rules import Ruleset
+from tournament.models import Seat
+
+from .models import Hand
+from .services import HandInput
+
+OUTCOME_LABELS = dict(Hand.Outcome.choices)
+WON_CHOICES = [("", "—"), ("1", _("gewonnen")), ("0", _("verloren"))]
+
+
+class HandForm(forms.Form):
+    """Entry form for one hand at a table; seat fields are built from the table's seats.
+
+    Field names: ``number``, ``dealer``, ``declarer``, ``bid``, ``trump``, ``outcome``,
+    ``melds_<position>``, ``tricks_<position>``, ``won``, ``penalty_type``,
+    ``penalty_seat``, ``version`` (for corrections).
+    """
+
+    number = forms.IntegerField(label=_("Spiel"), min_value=1, widget=forms.HiddenInput)
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, seats: list[Seat], ruleset: Ruleset, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        players = [
+            (str(s.position), f"{s.registration.start_number} {s.registration.player}")
+            for s in seats
+        ]
+        self.fields["dealer"] = forms.TypedChoiceField(
+            label=_("Geber"), choices=players, coerce=int
+        )
+        self.fields["declarer"] = forms.TypedChoiceField(
+            label=_("Spielführer"),
+            choices=[("", "—"), *players],
+            coerce=int,
+            empty_value=None,
+            widget=forms.Select(attrs={"autofocus": True}),
+        )
+        self.fields["bid"] = forms.IntegerField(
+            label=_("Reizwert"),
+            min_value=0,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": ruleset.bid_step}),
+        )
+        self.fields["trump"] = forms.ChoiceField(
+            label=_("Trumpf"), choices=[("", "—"), *Hand.Trump.choices], required=False
+        )
+        self.fields["outcome"] = forms.ChoiceField(
+            label=_("Ausgang"),
+            choices=[(o, OUTCOME_LABELS[o]) for o in ruleset.outcomes],
+        )
+        for seat in seats:
+            name = f"{seat.registration.player.first_name}"
+            self.fields[f"melds_{seat.position}"] = forms.IntegerField(
+                label=_("Meldung %(name)s") % {"name": name},
+                required=False,
+                min_value=0,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 10}),
+            )
+            self.fields[f"tricks_{seat.position}"] = forms.IntegerField(
+                label=_("Stiche %(name)s") % {"name": name},
+                required=False,
+                min_value=0,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+        self.fields["won"] = forms.ChoiceField(
+            label=_("Sonderspiel"), choices=WON_CHOICES, required=False
+        )
+        self.fields["penalty_type"] = forms.ChoiceField(
+            label=_("Strafe"), choices=Hand.PenaltyType.choices, required=False
+        )
+        self.fields["penalty_seat"] = forms.TypedChoiceField(
+            label=_("Strafe für"),
+            choices=[("", "—"), *players],
+            coerce=int,
+            empty_value=None,
+            required=False,
+        )
+
+    def seat_fields(self):
+        """``(seat, melds field, tricks field)`` per seat, for the template."""
+        return [(s, self[f"melds_{s.position}"], self[f"tricks_{s.position}"]) for s in self.seats]
+
+    def to_input(self) -> HandInput:
+        """The cleaned data as a :class:`HandInput` (call after ``is_valid()``)."""
+        data = self.cleaned_data
+        won = data.get("won")
+        return HandInput(
+            number=data["number"],
+            dealer=data["dealer"],
+            declarer=data.get("declarer"),
+            bid=data.get("bid"),
+            outcome=data["outcome"],
+            trump=data.get("trump") or "",
+            melds={s.position: data.get(f"melds_{s.position}") for s in self.seats},
+            tricks={s.position: data.get(f"tricks_{s.position}") for s in self.seats},
+            won=None if won in (None, "") else won == "1",
+            penalty_type=data.get("penalty_type") or "",
+            penalty_seat=data.get("penalty_seat"),
+        )
+
+    @staticmethod
+    def initial_from(hand: Hand) -> dict:
+        """Form data that shows a stored hand for correction."""
+        initial = {
+            "number": hand.number,
+            "version": hand.version,
+            "dealer": hand.dealer,
+            "declarer": hand.declarer,
+            "bid": hand.bid,
+            "trump": hand.trump,
+            "outcome": hand.outcome,
+            "won": "" if hand.won is None else ("1" if hand.won else "0"),
+            "penalty_type": hand.penalty_type,
+            "penalty_seat": hand.penalty_seat,
+        }
+        for pos, value in enumerate(hand.melds):
+            initial[f"melds_{pos}"] = value
+        for pos, value in enumerate(hand.tricks or []):
+            initial[f"tricks_{pos}"] = value
+        return initial

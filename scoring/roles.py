@@ -1,0 +1,35 @@
+"""The two staff roles as Django groups, kept in step with the permissions after every
+migrate: "Turnierleitung" (director: everything of the tournament and scoring apps, plus
+the admin) and "Schreiber" (clerk: enter and correct hands and round totals)."""
+
+from __future__ import annotations
+
+DIRECTOR_GROUP = "Turnierleitung"
+CLERK_GROUP = "Schreiber"
+CLERK_PERMISSIONS = (
+    "scoring.add_hand",
+    "scoring.change_hand",
+    "scoring.view_hand",
+    "scoring.add_roundtotal",
+    "scoring.change_roundtotal",
+    "scoring.view_roundtotal",
+    "tournament.view_tournament",
+    "tournament.view_round",
+    "tournament.view_table",
+)
+
+
+def ensure_groups(**_kwargs) -> None:
+    """Create or update both groups with their permissions (a post_migrate handler)."""
+    from django.contrib.auth.models import Group, Permission
+
+    director, _ = Group.objects.get_or_create(name=DIRECTOR_GROUP)
+    director.permissions.set(
+        Permission.objects.filter(content_type__app_label__in=["tournament", "scoring"])
+    )
+    clerk, _ = Group.objects.get_or_create(name=CLERK_GROUP)
+    perms = []
+    for dotted in CLERK_PERMISSIONS:
+        app, codename = dotted.split(".")
+        perms.extend(Permission.objects.filter(content_type__app_label=app, codename=codename))
+    clerk.permissions.set(perms)

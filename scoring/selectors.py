@@ -1,0 +1,165 @@
+"""Read-side queries: standings per round and overall, table progress, a player's round.
+
+Standings cost a fixed number of queries whatever the tournament's size: one aggregate over
+:class:`scoring.models.SeatScore`, one over round totals, one for the registrations.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count, Q, Sum
+
+from tournament.models import Registration, Round, Table, Tournament
+
+from .models import Hand, RoundTotal, SeatScore
+
+
+@dataclass
+class StandingRow:
+    """One line of the standings.
+
+    ``rank`` is shared on equal points (FIELD-NOTES: no tie-break); ``rounds`` holds the
+    points per round (``None`` where nothing was entered); ``won``/``lost`` count games won
+    and lost as declarer; ``fee`` is the lost-game fee in EUR (``None`` if the tournament
+    charges none).  ``name`` and ``club`` are empty for players without consent when the
+    rows are made for the public.
+    """
+
+    rank: int
+    start_number: int
+    name: str
+    club: str
+    rounds: list[int | None]
+    total: int
+    won: int
+    lost: int
+    fee: Decimal | None
+    registration_id: int
+    public: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+def standings(
+    tournament: Tournament, round_number: int | None = None, public: bool = True
+) -> list[StandingRow]:
+    """Standings of ``tournament``: overall, or for one round with ``round_number``.
+
+    With ``public`` (the default), players without consent appear by start number only.
+    Rows are ordered by rank, then start number.
+    """
+    per_round: dict[int, dict[int, int]] = defaultdict(dict)
+    won: dict[int, int] = defaultdict(int)
+    lost: dict[int, int] = defaultdict(int)
+    scores = SeatScore.objects.filter(tournament=tournament)
+    if round_number is not None:
+        scores = scores.filter(round_number=round_number)
+    for row in scores.values("registration_id", "round_number").annotate(
+        points=Sum("points"),
+        won=Count("id", filter=Q(declarer=True, declarer_won=True)),
+        lost=Count("id", filter=Q(declarer=True, declarer_won=False)),
+    ):
+        reg = row["registration_id"]
+        per_round[reg][row["round_number"]] = row["points"]
+        won[reg] += row["won"]
+        lost[reg] += row["lost"]
+    totals = RoundTotal.objects.filter(round__tournament=tournament)
+    if round_number is not None:
+        totals = totals.filter(round__number=round_number)
+    for row in totals.values(
+        "registration_id", "round__number", "points", "games_won", "games_lost"
+    ):
+        reg = row["registration_id"]
+        per_round[reg][row["round__number"]] = row["points"]
+        won[reg] += row["games_won"]
+        lost[reg] += row["games_lost"]
+
+    numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
+    rows: list[StandingRow] = []
+    for reg in Registration.objects.filter(tournament=tournament).select_related("player"):
+        rounds = [per_round[reg.pk].get(n) for n in numbers]
+        if round_number is not None and reg.pk not in per_round and not reg.plays_in(round_number):
+            continue
+        consent = reg.player.consent_public or not public
+        fee = None
+        if tournament.lost_game_fee is not None:
+            charged = max(0, lost[reg.pk] - tournament.lost_game_fee_from + 1)
+            fee = tournament.lost_game_fee * charged
+        rows.append(
+            StandingRow(
+                rank=0,
+                start_number=reg.start_number,
+                name=str(reg.player) if consent else "",
+                club=reg.player.club if consent else "",
+                rounds=rounds,
+                total=sum(p for p in rounds if p is not None),
+                won=won[reg.pk],
+                lost=lost[reg.pk],
+                fee=fee,
+                registration_id=reg.pk,
+                public=consent,
+            )
+        )
+    rows.sort(key=lambda r: (-r.total, r.start_number))
+    for i, row in enumerate(rows):
+        row.rank = rows[i - 1].rank if i and rows[i - 1].total == row.total else i + 1
+    return rows
+
+
+@dataclass
+class TableProgress:
+    """Entry progress of one table: ``entered`` of ``games`` hands."""
+
+    table: Table
+    players: list[Registration]
+    entered: int
+    games: int
+
+    @property
+    def complete(self) -> bool:
+        return self.entered >= self.games
+
+    @property
+    def missing(self) -> int:
+        return max(0, self.games - self.entered)
+
+
+def round_progress(round_: Round) -> list[TableProgress]:
+    """Every table of ``round_`` with its players and how many hands are in."""
+    tables = list(
+        round_.tables.annotate(entered=Count("hands")).prefetch_related(
+            "seats__registration__player"
+        )
+    )
+    if round_.tournament.entry_mode == Tournament.EntryMode.TOTALS:
+        entered_regs = set(round_.totals.values_list("registration_id", flat=True))
+        return [
+            TableProgress(
+                t,
+                [s.registration for s in t.seats.all()],
+                sum(1 for s in t.seats.all() if s.registration_id in entered_regs),
+                t.seats.count(),
+            )
+            for t in tables
+        ]
+    games = round_.tournament.games_per_round
+    return [
+        TableProgress(t, [s.registration for s in t.seats.all()], t.entered, games) for t in tables
+    ]
+
+
+def table_hands(table: Table) -> list[Hand]:
+    """The table's hands in game order."""
+    return list(table.hands.order_by("number"))
+
+
+def running_totals(hands: list[Hand], size: int) -> list[list[int]]:
+    """Running total per table position after each of ``hands`` (game points)."""
+    totals = [0] * size
+    out = []
+    for hand in hands:
+        totals = [t + s for t, s in zip(totals, hand.scores, strict=True)]
+        out.append(list(totals))
+    return out

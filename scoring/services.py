@@ -1,0 +1,280 @@
+"""Hand entry: the thin layer between the clerk's form and the rules engine.
+
+A :class:`HandInput` is what the clerk typed, with seats given as *table positions*
+(0 … 3).  :func:`evaluate` maps it to an engine hand record — at a 4-player table where the
+dealer sits out, the three active positions become engine seats 0, 1, 2 in playing order —,
+validates and scores it, and maps every engine error back to the form field it concerns, with
+a German (or English) message.  :func:`save_hand` stores the entry and the engine's per-seat
+scores in one transaction; a correction bumps the hand's version and is kept in its history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
+from tournament.models import Round, Seat, Table, Tournament
+
+from .messages import engine_message
+from .models import Hand, SeatScore
+
+
+@dataclass
+class HandInput:
+    """One hand as entered.  Seats are table positions; ``melds``/``tricks`` map a
+    position to points (``None`` = left blank).  A single blank trick field is computed
+    from the total (250) by :func:`evaluate` and reported in ``Evaluation.computed``."""
+
+    number: int
+    dealer: int
+    declarer: int | None
+    bid: int | None
+    outcome: str
+    trump: str = ""
+    melds: dict[int, int | None] = field(default_factory=dict)
+    tricks: dict[int, int | None] = field(default_factory=dict)
+    won: bool | None = None
+    penalty_type: str = ""
+    penalty_seat: int | None = None
+
+
+@dataclass
+class Evaluation:
+    """The engine's verdict on a :class:`HandInput`.
+
+    ``errors``: form field → messages (empty when valid); ``record``/``score``: the engine
+    record and its score (``None`` when invalid); ``scores``: points per table position;
+    ``computed``: trick points filled in from the total, by position.
+    """
+
+    errors: dict[str, list[str]]
+    positions: list[int]
+    record: HandRecord | None = None
+    score: HandScore | None = None
+    scores: dict[int, int] = field(default_factory=dict)
+    computed: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+class StaleEntry(Exception):
+    """The hand was changed by someone else since the clerk loaded it."""
+
+    def __init__(self, hand: Hand):
+        self.hand = hand
+        super().__init__(f"hand {hand.pk} is at version {hand.version}")
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats in position order, with registrations and players loaded."""
+    return list(table.seats.select_related("registration__player").order_by("position"))
+
+
+def dealer_for(table: Table, size: int, number: int) -> int:
+    """Table position of the dealer of game ``number`` (1-based): the deal passes on one
+    seat per game from the table's first dealer."""
+    return (table.first_dealer + number - 1) % size
+
+
+def active_positions(tournament: Tournament, size: int, dealer: int) -> list[int]:
+    """Table positions that play a hand, in engine seat order.
+
+    At a 4-player table in "dealer sits out" mode the dealer does not play: the three
+    others, starting after the dealer.  Otherwise every position (Kreuzbinokel at 4: seats
+    0+2 against 1+3, as the engine's partnerships expect).
+    """
+    if size == 4 and tournament.four_table_mode == Tournament.FourTableMode.SIT_OUT:
+        return [(dealer + i) % 4 for i in range(1, 4)]
+    return list(range(size))
+
+
+def _field_for(engine_field: str, positions: list[int]) -> str:
+    """Form field name for an engine error field such as ``melds[2]`` or ``penalty.seat``."""
+    if "[" in engine_field:
+        name, index = engine_field.rstrip("]").split("[", 1)
+        if name in ("melds", "tricks", "tricks_taken") and index.isdigit():
+            return f"{name}_{positions[int(index)]}"
+        return name
+    return {
+        "penalty.type": "penalty_type",
+        "penalty.seat": "penalty_seat",
+        "penalty": "penalty_type",
+        "seats": "__all__",
+    }.get(engine_field, engine_field)
+
+
+def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
+    """Validate and score ``entry`` at a table of ``size`` players under the tournament's
+    frozen ruleset.  Never raises for bad input: every problem is in ``errors``."""
+    ruleset = tournament.ruleset
+    positions = active_positions(tournament, size, entry.dealer)
+    result = Evaluation(errors={}, positions=positions)
+
+    def add(field_name: str, message: str) -> None:
+        result.errors.setdefault(field_name, []).append(message)
+
+    if entry.declarer is not None and entry.declarer not in positions:
+        add("declarer", _("Der Geber setzt aus und kann nicht Spielführer sein."))
+    if (
+        entry.penalty_type
+        and entry.penalty_seat is not None
+        and entry.penalty_seat not in positions
+    ):
+        add("penalty_seat", _("Dieser Spieler spielt in diesem Spiel nicht mit."))
+    if entry.outcome == "played" and not entry.trump:
+        add("trump", _("Bitte Trumpf angeben."))
+    if result.errors:
+        return result
+
+    data: dict[str, object] = {
+        "seats": len(positions),
+        "declarer": positions.index(entry.declarer) if entry.declarer is not None else None,
+        "bid": entry.bid,
+        "outcome": entry.outcome,
+    }
+    if entry.outcome in ("played", "abgehen"):
+        melds = [entry.melds.get(p) for p in positions]
+        data["melds"] = [m if m is not None else 0 for m in melds]
+    if entry.outcome == "played":
+        tricks = [entry.tricks.get(p) for p in positions]
+        blanks = [i for i, t in enumerate(tricks) if t is None]
+        if len(blanks) == 1:
+            known = sum(t for t in tricks if t is not None)
+            value = ruleset.trick_points_total - known
+            tricks[blanks[0]] = value
+            result.computed[positions[blanks[0]]] = value
+        elif blanks:
+            for i in blanks:
+                add(
+                    f"tricks_{positions[i]}",
+                    _("Stichpunkte fehlen (nur ein Feld darf leer bleiben)."),
+                )
+            return result
+        data["tricks"] = tricks
+    if entry.outcome in ("durch", "durch-aufgelegt", "durch-ohne-dabb", "bettel"):
+        data["won"] = entry.won
+    if entry.penalty_type:
+        data["penalty"] = {
+            "type": entry.penalty_type,
+            "seat": positions.index(entry.penalty_seat) if entry.penalty_seat is not None else None,
+        }
+    try:
+        record = parse_record(ruleset, data)
+    except InvalidInput as exc:
+        for error in exc.errors:
+            add(_field_for(error.field, positions), engine_message(error, ruleset))
+        return result
+    score = score_hand(ruleset, record)
+    result.record, result.score = record, score
+    result.scores = {p: 0 for p in range(size)}
+    for engine_seat, position in enumerate(positions):
+        result.scores[position] = score.scores[engine_seat]
+    return result
+
+
+def standings_cache_key(tournament_id: int) -> str:
+    """Cache key prefix of a tournament's public standings; bumped on every save."""
+    version = cache.get_or_set(f"standings-version:{tournament_id}", 1)
+    return f"standings:{tournament_id}:{version}"
+
+
+def invalidate_standings(tournament_id: int) -> None:
+    """Make every cached standings fragment of the tournament stale."""
+    try:
+        cache.incr(f"standings-version:{tournament_id}")
+    except ValueError:
+        cache.set(f"standings-version:{tournament_id}", 2)
+
+
+def save_hand(
+    table: Table,
+    entry: HandInput,
+    user,
+    expected_version: int | None = None,
+) -> tuple[Hand | None, Evaluation]:
+    """Validate, score and store one hand of ``table`` in one transaction.
+
+    A new game number creates the hand; an existing one is a correction and requires
+    ``expected_version`` to match the stored version (else :class:`StaleEntry` is
+    raised, carrying the current hand).  Returns ``(hand, evaluation)``; ``hand`` is ``None``
+    and nothing is written when the evaluation has errors.  Raises ``PermissionError`` when
+    the round is not running.
+    """
+    round_: Round = table.round
+    tournament = round_.tournament
+    if round_.status != Round.Status.RUNNING:
+        raise PermissionError(_("Die Runde läuft nicht; Einträge sind gesperrt."))
+    seats = table_seats(table)
+    evaluation = evaluate(tournament, len(seats), entry)
+    if entry.number < 1 or entry.number > tournament.games_per_round:
+        evaluation.errors.setdefault("number", []).append(
+            _("Spielnummer muss zwischen 1 und %(n)s liegen.") % {"n": tournament.games_per_round}
+        )
+    if not evaluation.ok:
+        return None, evaluation
+    assert evaluation.record is not None and evaluation.score is not None
+    positions = evaluation.positions
+    tricks = evaluation.record.tricks
+    values = {
+        "dealer": entry.dealer,
+        "declarer": entry.declarer,
+        "bid": entry.bid,
+        "trump": entry.trump,
+        "outcome": entry.outcome,
+        "melds": [
+            evaluation.record.melds[positions.index(p)]
+            if evaluation.record.melds is not None and p in positions
+            else None
+            for p in range(len(seats))
+        ],
+        "tricks": (
+            [tricks[positions.index(p)] if p in positions else None for p in range(len(seats))]
+            if tricks is not None
+            else None
+        ),
+        "won": evaluation.record.won,
+        "penalty_type": entry.penalty_type,
+        "penalty_seat": entry.penalty_seat if entry.penalty_type else None,
+        "scores": [evaluation.scores[p] for p in range(len(seats))],
+        "declarer_won": evaluation.score.declarer_won,
+    }
+    with transaction.atomic():
+        hand = Hand.objects.select_for_update().filter(table=table, number=entry.number).first()
+        if hand is None:
+            hand = Hand.objects.create(table=table, number=entry.number, entered_by=user, **values)
+        else:
+            if expected_version is None or expected_version != hand.version:
+                raise StaleEntry(hand)
+            for key, value in values.items():
+                setattr(hand, key, value)
+            hand.version += 1
+            hand.entered_by = user
+            hand.save()
+        _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
+        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    return hand, evaluation
+
+
+def _rebuild_seat_scores(
+    hand: Hand, seats: list[Seat], positions: list[int], round_number: int, tournament_id: int
+) -> None:
+    SeatScore.objects.filter(hand=hand).delete()
+    SeatScore.objects.bulk_create(
+        SeatScore(
+            hand=hand,
+            tournament_id=tournament_id,
+            round_number=round_number,
+            registration_id=seat.registration_id,
+            points=hand.scores[seat.position],
+            declarer=seat.position == hand.declarer,
+            declarer_won=seat.position == hand.declarer and hand.declarer_won,
+        )
+        for seat in seats
+        if seat.position in positions
+    )

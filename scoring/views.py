@@ -1,0 +1,354 @@
+"""Views: public standings (live), projector, player view, exports; clerk entry.
+
+Views parse requests and render; the rules live in the engine, the workflow in
+:mod:`scoring.services` and :mod:`tournament.services`, the queries in
+:mod:`scoring.selectors`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import condition, require_POST
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from tournament import services as tournament_services
+from tournament.models import Round, Table, Tournament
+
+from . import selectors, services
+from .forms import HandForm
+from .tables import StandingsTable
+
+PUBLIC_CACHE_SECONDS = 10
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The list of tournaments."""
+    return render(request, "home.html", {"tournaments": Tournament.objects.all()})
+
+
+def _round_number(tournament: Tournament, request: HttpRequest) -> int | None:
+    value = request.GET.get("runde")
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise Http404(_("Unbekannte Runde")) from exc
+    if not 1 <= number <= tournament.rounds:
+        raise Http404(_("Unbekannte Runde"))
+    return number
+
+
+def standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """Public standings page; its table refreshes itself every 10 s (htmx)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_number = _round_number(tournament, request)
+    return render(
+        request,
+        "scoring/standings.html",
+        {
+            "tournament": tournament,
+            "round_number": round_number,
+            "round_numbers": range(1, tournament.rounds + 1),
+            "fragment": _standings_fragment_html(request, tournament, round_number, large=False),
+        },
+    )
+
+
+def _fragment_key(tournament_id: int, round_number: int | None, large: bool) -> str:
+    return f"{services.standings_cache_key(tournament_id)}:{round_number}:{int(large)}:{get_language()}"
+
+
+def _standings_fragment_html(
+    request: HttpRequest, tournament: Tournament, round_number: int | None, large: bool
+) -> str:
+    key = _fragment_key(tournament.pk, round_number, large)
+    html = cache.get(key)
+    if html is None:
+        rows = selectors.standings(tournament, round_number, public=True)
+        table = StandingsTable.for_tournament(rows, tournament, round_number)
+        html = render_to_string(
+            "scoring/_standings_fragment.html",
+            {
+                "tournament": tournament,
+                "round_number": round_number,
+                "table": table,
+                "large": large,
+            },
+            request=None,
+        )
+        cache.set(key, html, PUBLIC_CACHE_SECONDS)
+    return html
+
+
+def _fragment_etag(request: HttpRequest, pk: int) -> str:
+    large = request.GET.get("gross") == "1"
+    key = _fragment_key(pk, request.GET.get("runde"), large)
+    return hashlib.sha1(key.encode()).hexdigest()
+
+
+@condition(etag_func=_fragment_etag)
+def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings table alone, for htmx polling; cached, with an ETag so an unchanged
+    table costs a 304."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_number = _round_number(tournament, request)
+    large = request.GET.get("gross") == "1"
+    response = HttpResponse(_standings_fragment_html(request, tournament, round_number, large))
+    response["Cache-Control"] = "max-age=0, must-revalidate"
+    return response
+
+
+def projector(request: HttpRequest, pk: int) -> HttpResponse:
+    """Standings for the projector: large type, scrolling by itself, no controls."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_number = _round_number(tournament, request)
+    return render(
+        request,
+        "scoring/projector.html",
+        {
+            "tournament": tournament,
+            "round_number": round_number,
+            "fragment": _standings_fragment_html(request, tournament, round_number, large=True),
+        },
+    )
+
+
+def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """Standings as CSV or XLSX (public: names only with consent)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not TableExport.is_valid_format(fmt) or fmt not in ("csv", "xlsx"):
+        raise Http404(_("Unbekanntes Format"))
+    round_number = _round_number(tournament, request)
+    rows = selectors.standings(tournament, round_number, public=True)
+    table = StandingsTable.for_tournament(rows, tournament, round_number)
+    RequestConfig(request, paginate=False).configure(table)
+    suffix = f"-runde-{round_number}" if round_number else ""
+    return TableExport(fmt, table).response(f"rangliste-{tournament.pk}{suffix}.{fmt}")
+
+
+def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpResponse:
+    """A player's own view: this round's table, opponents, hands and points."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    registration = get_object_or_404(tournament.registrations, start_number=start_number)
+    seat = (
+        registration.seats.select_related("table__round")
+        .order_by("-round__number")
+        .filter(round__status__in=[Round.Status.RUNNING, Round.Status.CLOSED])
+        .first()
+    )
+    context = {"tournament": tournament, "registration": registration, "seat": seat}
+    if seat is not None:
+        table = seat.table
+        seats = services.table_seats(table)
+        hands = selectors.table_hands(table)
+        totals = selectors.running_totals(hands, len(seats))
+        context.update(
+            table=table,
+            seats=seats,
+            rows=[
+                {"hand": h, "mine": h.scores[seat.position], "total": t[seat.position]}
+                for h, t in zip(hands, totals, strict=True)
+            ],
+            total=totals[-1][seat.position] if totals else 0,
+        )
+    return render(request, "scoring/player.html", context)
+
+
+# ------------------------------------------------------------------------------ clerk
+
+
+@login_required
+@permission_required("scoring.add_hand", raise_exception=True)
+def clerk_overview(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every round with its tables: which are complete, which still miss hands."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    rounds = [
+        {"round": r, "tables": selectors.round_progress(r)}
+        for r in tournament.round_set.all().order_by("number")
+    ]
+    return render(
+        request, "scoring/clerk_overview.html", {"tournament": tournament, "rounds": rounds}
+    )
+
+
+def _table_or_404(pk: int, round_number: int, table_number: int) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament"),
+        round__tournament_id=pk,
+        round__number=round_number,
+        number=table_number,
+    )
+
+
+def _hand_form(table: Table, data=None, initial=None) -> HandForm:
+    return HandForm(
+        data,
+        initial=initial,
+        seats=services.table_seats(table),
+        ruleset=table.round.tournament.ruleset,
+    )
+
+
+def _next_number(table: Table) -> int:
+    numbers = set(table.hands.values_list("number", flat=True))
+    n = 1
+    while n in numbers:
+        n += 1
+    return n
+
+
+def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
+    """Messages by error slot: form fields, ``melds``/``tricks`` (the whole row) and
+    ``__all__``; parsing errors first, then the engine's."""
+    errors: dict[str, list[str]] = {}
+    if form.is_bound:
+        for name, messages_ in form.errors.items():
+            errors.setdefault(name, []).extend(messages_)
+    if evaluation is not None:
+        for name, messages_ in evaluation.errors.items():
+            slot = name if name in form.fields or name in ("melds", "tricks") else "__all__"
+            errors.setdefault(slot, []).extend(
+                m for m in messages_ if m not in errors.get(slot, [])
+            )
+    return errors
+
+
+def _table_context(table: Table, form: HandForm, evaluation=None, stale=None) -> dict:
+    seats = form.seats
+    hands = selectors.table_hands(table)
+    totals = selectors.running_totals(hands, len(seats))
+    tournament = table.round.tournament
+    return {
+        "tournament": tournament,
+        "table": table,
+        "seats": seats,
+        "rows": list(zip(hands, totals, strict=True)),
+        "form": form,
+        "evaluation": evaluation,
+        "stale": stale,
+        "games": tournament.games_per_round,
+        "complete": len(hands) >= tournament.games_per_round,
+        "ruleset": tournament.ruleset,
+        "field_errors": _field_errors(form, evaluation),
+        "error_slots": [*form.fields, "melds", "tricks", "__all__"],
+    }
+
+
+@login_required
+@permission_required("scoring.add_hand", raise_exception=True)
+def table_page(request: HttpRequest, pk: int, round_number: int, table_number: int) -> HttpResponse:
+    """A table's round: the hands so far with running totals, and the entry form for the
+    next hand (or, with ``?spiel=N``, the correction form for hand N)."""
+    table = _table_or_404(pk, round_number, table_number)
+    seats = services.table_seats(table)
+    if request.method == "POST":
+        form = _hand_form(table, request.POST)
+        if form.is_valid():
+            entry = form.to_input()
+            try:
+                hand, evaluation = services.save_hand(
+                    table, entry, request.user, expected_version=form.cleaned_data.get("version")
+                )
+            except services.StaleEntry as exc:
+                current = exc.hand
+                messages.error(
+                    request,
+                    _(
+                        "Spiel %(n)s wurde inzwischen von %(user)s geändert (Version %(v)s). "
+                        "Bitte die aktuellen Werte prüfen."
+                    )
+                    % {"n": current.number, "user": current.entered_by, "v": current.version},
+                )
+                form = _hand_form(table, initial=HandForm.initial_from(current))
+                return render(
+                    request,
+                    "scoring/table.html",
+                    _table_context(table, form, stale=current),
+                    status=409,
+                )
+            except PermissionError as exc:
+                raise PermissionDenied(str(exc)) from exc
+            if hand is not None:
+                messages.success(request, _("Spiel %(n)s gespeichert.") % {"n": hand.number})
+                return redirect(
+                    reverse("scoring:table", args=[pk, round_number, table_number]) + "#eingabe"
+                )
+            return render(
+                request, "scoring/table.html", _table_context(table, form, evaluation), status=422
+            )
+        return render(request, "scoring/table.html", _table_context(table, form), status=422)
+
+    number = request.GET.get("spiel")
+    hand = table.hands.filter(number=number).first() if number and number.isdigit() else None
+    if hand is not None:
+        initial = HandForm.initial_from(hand)
+    else:
+        n = _next_number(table)
+        initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
+    form = _hand_form(table, initial=initial)
+    return render(request, "scoring/table.html", _table_context(table, form))
+
+
+@login_required
+@permission_required("scoring.add_hand", raise_exception=True)
+@require_POST
+def validate_hand(
+    request: HttpRequest, pk: int, round_number: int, table_number: int
+) -> HttpResponse:
+    """htmx: check the form as the clerk types; returns the form with errors by field and
+    a preview of the scores.  Writes nothing."""
+    table = _table_or_404(pk, round_number, table_number)
+    form = _hand_form(table, request.POST)
+    evaluation = None
+    if form.is_valid():
+        evaluation = services.evaluate(table.round.tournament, len(form.seats), form.to_input())
+    context = _table_context(table, form, evaluation)
+    context["oob"] = True
+    return render(request, "scoring/_preview.html", context)
+
+
+# --------------------------------------------------------------------------- director
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+@require_POST
+def round_action(request: HttpRequest, pk: int, round_number: int, action: str) -> HttpResponse:
+    """Director: draw (``auslosen``), start (``starten``) or close (``abschliessen``) a round."""
+    round_ = get_object_or_404(Round, tournament_id=pk, number=round_number)
+    try:
+        if action == "auslosen":
+            seed = request.POST.get("seed")
+            plan = tournament_services.draw_round(
+                round_, int(seed) if seed and seed.isdigit() else None
+            )
+            messages.success(
+                request,
+                _("Runde %(n)s ausgelost (Seed %(seed)s, %(r)s Wiederholungen).")
+                % {"n": round_.number, "seed": round_.seed, "r": plan.repeats},
+            )
+        elif action == "starten":
+            tournament_services.start_round(round_)
+            messages.success(request, _("Runde %(n)s läuft.") % {"n": round_.number})
+        elif action == "abschliessen":
+            tournament_services.close_round(round_)
+            messages.success(request, _("Runde %(n)s abgeschlossen.") % {"n": round_.number})
+        else:
+            raise Http404(action)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    return redirect("scoring:clerk", pk=pk)

@@ -1,0 +1,52 @@
+"""Shared fixtures: users in the two staff roles and a small running tournament."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import Group
+
+from scoring.roles import CLERK_GROUP, DIRECTOR_GROUP
+
+
+@pytest.fixture
+def clerk(db, django_user_model):
+    user = django_user_model.objects.create_user("clerk", password="pw-clerk-123")
+    user.groups.add(Group.objects.get(name=CLERK_GROUP))
+    return user
+
+
+@pytest.fixture
+def director(db, django_user_model):
+    user = django_user_model.objects.create_user("director", password="pw-director-123")
+    user.groups.add(Group.objects.get(name=DIRECTOR_GROUP))
+    return user
+
+
+def make_tournament(players: int = 9, consent=lambda i: i % 3 != 0, **kwargs):
+    """A tournament with ``players`` registered (every third without consent), round 1
+    drawn with seed 7 and running."""
+    from tournament import services
+    from tournament.models import Player
+
+    tournament = services.create_tournament(
+        name="Testturnier", date=date(2026, 11, 21), venue="Plochingen", **kwargs
+    )
+    for i in range(1, players + 1):
+        player = Player.objects.create(
+            first_name=f"Vorname{i}",
+            last_name=f"Nachname{i}",
+            club="TSV",
+            consent_public=consent(i),
+        )
+        services.register(tournament, player)
+    round_ = tournament.round_set.get(number=1)
+    services.draw_round(round_, seed=7)
+    services.start_round(round_)
+    return tournament
+
+
+@pytest.fixture
+def tournament(db):
+    return make_tournament()

@@ -1,0 +1,110 @@
+"""The seating draw: table sizes, reproducibility, repeat meetings, swaps (issue: web app, 3)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from tests.conftest import make_tournament
+from tournament import services
+from tournament.models import Round, Seat
+
+
+@pytest.mark.parametrize(
+    ("players", "sizes"),
+    [
+        (3, [3]),
+        (4, [4]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (10, [4, 3, 3]),
+        (11, [4, 4, 3]),
+        (42, [3] * 14),
+        (181, [4] + [3] * 59),
+    ],
+)
+def test_tables_of_three_and_only_as_many_fours_as_needed(players, sizes):
+    assert services.table_sizes(players) == sizes
+    assert sum(sizes) == players
+
+
+@pytest.mark.parametrize("players", [0, 1, 2, 5])
+def test_counts_that_cannot_be_seated_are_refused(players):
+    with pytest.raises(ValidationError):
+        services.table_sizes(players)
+
+
+def test_same_seed_same_plan_other_seed_other_plan():
+    numbers = list(range(1, 31))
+    met = Counter({(1, 2): 1, (3, 4): 1})
+    a = services.plan_draw(numbers, met, seed=42)
+    assert a == services.plan_draw(numbers, met, seed=42)
+    assert a != services.plan_draw(numbers, met, seed=43)
+    assert sorted(n for t in a.tables for n in t) == numbers
+
+
+def test_later_rounds_avoid_repeat_meetings(db):
+    tournament = make_tournament(players=30)
+    for number in (2, 3):
+        round_ = tournament.round_set.get(number=number)
+        plan = services.draw_round(round_, seed=number)
+        assert plan.repeats == 0, f"round {number} repeats meetings"
+    # check the stored seats, not only the plan: no pair shares a table twice
+    pairs = Counter()
+    for round_ in tournament.round_set.all():
+        for table in round_.tables.all():
+            numbers = sorted(s.registration.start_number for s in table.seats.all())
+            pairs.update((a, b) for i, a in enumerate(numbers) for b in numbers[i + 1 :])
+    assert max(pairs.values()) == 1
+
+
+def test_draw_is_stored_with_its_seed_and_reproducible(db):
+    tournament = make_tournament(players=10)
+    round_ = tournament.round_set.get(number=2)
+    services.draw_round(round_, seed=99)
+    first = list(
+        Seat.objects.filter(round=round_).values_list(
+            "table__number", "position", "registration__start_number"
+        )
+    )
+    services.draw_round(round_, seed=99)
+    again = list(
+        Seat.objects.filter(round=round_).values_list(
+            "table__number", "position", "registration__start_number"
+        )
+    )
+    round_.refresh_from_db()
+    assert round_.seed == 99
+    assert sorted(first) == sorted(again)
+    assert sorted(t.seats.count() for t in round_.tables.all()) == [3, 3, 4]
+
+
+def test_swap_before_start_only(db):
+    tournament = make_tournament(players=9)
+    round_ = tournament.round_set.get(number=2)
+    services.draw_round(round_, seed=5)
+    regs = list(tournament.registrations.order_by("start_number"))
+    a, b = regs[0], regs[1]
+    seat_a = Seat.objects.get(round=round_, registration=a)
+    seat_b = Seat.objects.get(round=round_, registration=b)
+    services.swap_players(round_, a, b)
+    assert Seat.objects.get(round=round_, registration=a).table_id == seat_b.table_id
+    assert Seat.objects.get(round=round_, registration=b).table_id == seat_a.table_id
+    running = tournament.round_set.get(number=1)
+    assert running.status == Round.Status.RUNNING
+    with pytest.raises(ValidationError):
+        services.swap_players(running, a, b)
+
+
+def test_withdrawn_and_late_players(db):
+    tournament = make_tournament(players=10)
+    regs = list(tournament.registrations.order_by("start_number"))
+    regs[0].withdrawn_after_round = 1
+    regs[0].save()
+    round_ = tournament.round_set.get(number=2)
+    services.draw_round(round_, seed=1)
+    seated = set(Seat.objects.filter(round=round_).values_list("registration_id", flat=True))
+    assert regs[0].pk not in seated and len(seated) == 9

@@ -1,0 +1,144 @@
+"""Hand entry through the service layer: engine validation mapped to form fields, scoring
+stored with the entry, corrections with history and version checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import services
+from scoring.models import Hand, SeatScore
+from tests.conftest import make_tournament
+from tournament.models import Round, Tournament
+
+
+def three_table(tournament):
+    return (
+        tournament.round_set.get(number=1)
+        .tables.filter(seats__position=2)
+        .exclude(seats__position=3)
+        .first()
+    )
+
+
+def entry(**kw):
+    values = dict(
+        number=1,
+        dealer=0,
+        declarer=1,
+        bid=300,
+        outcome="played",
+        trump="H",
+        melds={0: 20, 1: 140, 2: 60},
+        tricks={0: 30, 1: 175, 2: 45},
+    )
+    values.update(kw)
+    return services.HandInput(**values)
+
+
+def test_save_stores_entry_and_engine_scores(tournament, clerk):
+    table = three_table(tournament)
+    hand, evaluation = services.save_hand(table, entry(), clerk)
+    assert evaluation.ok
+    assert hand.scores == [50, 320, 110]
+    assert hand.declarer_won is True
+    by_reg = {s.registration.pk: s.points for s in SeatScore.objects.filter(hand=hand)}
+    seats = {s.position: s.registration_id for s in table.seats.all()}
+    assert by_reg == {seats[0]: 50, seats[1]: 320, seats[2]: 110}
+
+
+def test_last_trick_field_is_computed_from_the_total(tournament, clerk):
+    table = three_table(tournament)
+    hand, evaluation = services.save_hand(table, entry(tricks={0: 30, 1: 175, 2: None}), clerk)
+    assert evaluation.computed == {2: 45}
+    assert hand.tricks == [30, 175, 45]
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"bid": 155}, "bid", "Reizstufen"),
+        ({"bid": 100}, "bid", "Mindestgebot"),
+        ({"tricks": {0: 30, 1: 175, 2: 55}}, "tricks", "250"),
+        ({"melds": {0: 25, 1: 140, 2: 60}}, "melds_0", "Vielfaches"),
+        ({"tricks": {0: 1, 1: 175, 2: 74}}, "tricks_0", "nicht möglich"),
+        ({"outcome": "bettel"}, "outcome", "nicht gespielt"),
+        ({"trump": ""}, "trump", "Trumpf"),
+        ({"penalty_type": "falsch-druecken", "penalty_seat": 2}, "penalty_seat", "Spielführer"),
+    ],
+)
+def test_engine_errors_reach_the_named_field_in_german_and_nothing_is_saved(
+    tournament, clerk, change, field, words
+):
+    table = three_table(tournament)
+    hand, evaluation = services.save_hand(table, entry(**change), clerk)
+    assert hand is None
+    assert field in evaluation.errors, evaluation.errors
+    assert any(words in m for m in evaluation.errors[field]), evaluation.errors[field]
+    assert not Hand.objects.exists() and not SeatScore.objects.exists()
+
+
+def test_correction_needs_the_current_version_and_keeps_history(tournament, clerk, director):
+    table = three_table(tournament)
+    hand, _ = services.save_hand(table, entry(), clerk)
+    with pytest.raises(services.StaleEntry):
+        services.save_hand(table, entry(bid=310), director, expected_version=None)
+    fixed, _ = services.save_hand(table, entry(bid=400), director, expected_version=1)
+    assert fixed.version == 2 and fixed.scores == [150, -800, 210]
+    with pytest.raises(services.StaleEntry) as exc:
+        services.save_hand(table, entry(bid=310), clerk, expected_version=1)
+    assert exc.value.hand.entered_by == director
+    history = list(
+        fixed.history.order_by("history_date").values_list("bid", "version", "history_type")
+    )
+    assert history == [(300, 1, "+"), (400, 2, "~")]
+    assert sorted(SeatScore.objects.filter(hand=fixed).values_list("points", flat=True)) == [
+        -800,
+        150,
+        210,
+    ]
+
+
+def test_closed_round_refuses_entries(tournament, clerk):
+    table = three_table(tournament)
+    round_ = table.round
+    round_.status = Round.Status.CLOSED
+    round_.save()
+    with pytest.raises(PermissionError):
+        services.save_hand(table, entry(), clerk)
+
+
+def test_four_table_dealer_sits_out(db, clerk):
+    tournament = make_tournament(players=10)
+    table = tournament.round_set.get(number=1).tables.get(seats__position=3)
+    # dealer at position 2: positions 3, 0, 1 play, in that order
+    assert services.active_positions(tournament, 4, 2) == [3, 0, 1]
+    hand, evaluation = services.save_hand(
+        table,
+        entry(dealer=2, declarer=0, melds={3: 20, 0: 140, 1: 60}, tricks={3: 30, 0: 175, 1: 45}),
+        clerk,
+    )
+    assert evaluation.ok, evaluation.errors
+    assert hand.scores == [320, 110, 0, 50]
+    assert hand.melds[2] is None
+    sitting_out = table.seats.get(position=2).registration
+    assert not SeatScore.objects.filter(hand=hand, registration=sitting_out).exists()
+    _, refused = services.save_hand(table, entry(number=2, dealer=2, declarer=2), clerk)
+    assert "declarer" in refused.errors
+
+
+def test_kreuzbinokel_teams_are_credited_the_team_score(db, clerk):
+    tournament = make_tournament(players=4, four_table_mode=Tournament.FourTableMode.KREUZ)
+    table = tournament.round_set.get(number=1).tables.get()
+    hand, evaluation = services.save_hand(
+        table,
+        entry(
+            dealer=3,
+            declarer=0,
+            melds={0: 100, 1: 20, 2: 40, 3: 0},
+            tricks={0: 100, 1: 50, 2: 60, 3: 40},
+        ),
+        clerk,
+    )
+    assert evaluation.ok, evaluation.errors
+    # team 0+2: 140 melds + 160 tricks = 300 >= 300; team 1+3: 20 + 90
+    assert hand.scores == [300, 110, 300, 110]

@@ -1,0 +1,167 @@
+"""Pages as a browser sees them: roles, clerk entry, live validation, public standings,
+consent, exports, conditional GET."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Hand
+
+pytestmark = pytest.mark.django_db
+
+
+def table_url(tournament, name="scoring:table", table_number=None):
+    table = (
+        tournament.round_set.get(number=1)
+        .tables.filter(seats__position=2)
+        .exclude(seats__position=3)
+        .first()
+    )
+    return reverse(name, args=[tournament.pk, 1, table_number or table.number]), table
+
+
+def form_data(table, **kw):
+    data = {
+        "number": 1,
+        "dealer": 0,
+        "declarer": 1,
+        "bid": 300,
+        "trump": "H",
+        "outcome": "played",
+        "melds_0": 20,
+        "melds_1": 140,
+        "melds_2": 60,
+        "tricks_0": 30,
+        "tricks_1": 175,
+        "tricks_2": 45,
+        "won": "",
+        "penalty_type": "",
+        "penalty_seat": "",
+        "version": "",
+    }
+    data.update(kw)
+    return data
+
+
+def test_public_cannot_reach_or_write_clerk_pages(client, tournament):
+    url, table = table_url(tournament)
+    for target in (url, reverse("scoring:clerk", args=[tournament.pk])):
+        response = client.get(target)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert client.post(url, form_data(table)).status_code == 302
+    assert (
+        client.post(
+            reverse("scoring:validate", args=[tournament.pk, 1, table.number]), form_data(table)
+        ).status_code
+        == 302
+    )
+    assert not Hand.objects.exists()
+
+
+def test_clerk_saves_a_hand_and_sees_it(client, tournament, clerk):
+    client.force_login(clerk)
+    url, table = table_url(tournament)
+    page = client.get(url)
+    assert page.status_code == 200
+    assert 'name="declarer"' in page.content.decode() and "autofocus" in page.content.decode()
+    response = client.post(url, form_data(table))
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.scores == [50, 320, 110] and hand.entered_by == clerk
+    page = client.get(url).content.decode()
+    assert "Neues Spiel" in page and "320" in page
+
+
+def test_wrong_entry_names_the_field_in_german_and_saves_nothing(client, tournament, clerk):
+    client.force_login(clerk)
+    url, table = table_url(tournament)
+    response = client.post(url, form_data(table, bid=155, tricks_2=55))
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'id="err-bid">Reizwert 155 passt nicht zu den Reizstufen' in html
+    assert 'id="err-tricks">Die Stichpunkte ergeben 260 statt 250.' in html
+    assert not Hand.objects.exists()
+
+
+def test_live_validation_returns_field_errors_out_of_band_and_writes_nothing(
+    client, tournament, clerk
+):
+    client.force_login(clerk)
+    _, table = table_url(tournament)
+    url = reverse("scoring:validate", args=[tournament.pk, 1, table.number])
+    html = client.post(url, form_data(table, melds_1=145), HTTP_HX_REQUEST="true").content.decode()
+    assert (
+        '<div class="err" id="err-melds_1" hx-swap-oob="true">Meldung 145 ist kein Vielfaches von 10.</div>'
+        in html
+    )
+    assert '<div class="err" id="err-bid" hx-swap-oob="true"></div>' in html
+    ok = client.post(url, form_data(table, tricks_2=""), HTTP_HX_REQUEST="true").content.decode()
+    assert "Vorschau" in ok and "320" in ok and "berechnete Stiche: 45" in ok
+    assert not Hand.objects.exists()
+
+
+def test_clerk_cannot_run_director_actions(client, tournament, clerk, director):
+    url = reverse("scoring:round_action", args=[tournament.pk, 2, "auslosen"])
+    client.force_login(clerk)
+    assert client.post(url).status_code == 403
+    assert not tournament.round_set.get(number=2).tables.exists()
+    client.force_login(director)
+    assert client.post(url, {"seed": "12"}).status_code == 302
+    round_ = tournament.round_set.get(number=2)
+    assert round_.tables.count() == 3 and round_.seed == 12
+
+
+def test_public_pages_show_names_only_with_consent(client, tournament, clerk):
+    client.force_login(clerk)
+    url, table = table_url(tournament)
+    client.post(url, form_data(table))
+    client.logout()
+    regs = {r.start_number: r for r in tournament.registrations.select_related("player")}
+    hidden = [str(r.player) for r in regs.values() if not r.player.consent_public]
+    shown = [str(r.player) for r in regs.values() if r.player.consent_public]
+    assert hidden and shown
+    pages = [
+        client.get(reverse("scoring:standings", args=[tournament.pk])),
+        client.get(reverse("scoring:projector", args=[tournament.pk])),
+        client.get(reverse("scoring:standings_fragment", args=[tournament.pk]) + "?runde=1"),
+        client.get(reverse("scoring:export", args=[tournament.pk, "csv"])),
+        client.get(reverse("scoring:player", args=[tournament.pk, 1])),
+    ]
+    for response in pages:
+        assert response.status_code == 200
+        body = response.content.decode()
+        assert not any(name in body for name in hidden), response.request["PATH_INFO"]
+    assert any(name in pages[0].content.decode() for name in shown)
+
+
+def test_standings_fragment_supports_conditional_get_and_changes_after_a_save(
+    client, tournament, clerk, django_capture_on_commit_callbacks
+):
+    url = reverse("scoring:standings_fragment", args=[tournament.pk])
+    first = client.get(url)
+    etag = first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    client.force_login(clerk)
+    turl, table = table_url(tournament)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        client.post(turl, form_data(table))
+    assert len(callbacks) == 1  # the cache is invalidated only once the hand is committed
+    client.logout()
+    second = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert second.status_code == 200 and second["ETag"] != etag
+    assert "320" in second.content.decode()
+
+
+def test_xlsx_export(client, tournament):
+    response = client.get(reverse("scoring:export", args=[tournament.pk, "xlsx"]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert response.content[:2] == b"PK"
+    assert client.get(reverse("scoring:export", args=[tournament.pk, "pdf"])).status_code == 404
+
+
+def test_language_switch_to_english(client, tournament):
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    html = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
+    assert '<html lang="en">' in html

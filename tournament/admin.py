@@ -1,0 +1,54 @@
+"""Django admin for the director: tournaments, players, registrations, rounds, tables."""
+
+from django.contrib import admin
+
+from .models import Player, Registration, Round, Seat, Table, Tournament
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("number", "status", "seed")
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "date",
+        "venue",
+        "preset",
+        "ruleset_fingerprint",
+        "rounds",
+        "games_per_round",
+    )
+    readonly_fields = ("ruleset_fingerprint", "ruleset_json")
+    inlines = [RoundInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("last_name", "first_name", "club", "consent_public")
+    search_fields = ("last_name", "first_name", "club")
+    list_filter = ("consent_public",)
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ("start_number", "player", "tournament", "first_round", "withdrawn_after_round")
+    list_filter = ("tournament",)
+    search_fields = ("player__last_name", "player__first_name")
+    autocomplete_fields = ("player",)
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    autocomplete_fields = ("registration",)
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("round", "number", "first_dealer", "scorer")
+    list_filter = ("round__tournament",)
+    inlines = [SeatInline]

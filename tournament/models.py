@@ -1,0 +1,200 @@
+"""Tournament set-up: the event, its frozen ruleset, players, registrations, rounds, tables.
+
+Business rules live in :mod:`tournament.services` (draw, registration) and
+:mod:`scoring.services` (hand entry); models hold data and database constraints only.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from rules import Ruleset
+
+
+class Tournament(models.Model):
+    """One event ("Turnier"): its date and venue, the ruleset frozen at set-up, and the
+    number of rounds and games per round (FIELD-NOTES: 3 rounds of 9, 12 or 15 games)."""
+
+    class FourTableMode(models.TextChoices):
+        SIT_OUT = "sit-out", _("Geber setzt aus")
+        KREUZ = "kreuz", _("Kreuzbinokel (2 gegen 2)")
+
+    class EntryMode(models.TextChoices):
+        HANDS = "hands", _("Jedes Spiel eintragen")
+        TOTALS = "totals", _("Nur Rundensummen eintragen")
+
+    name = models.CharField(_("Name"), max_length=200)
+    date = models.DateField(_("Datum"))
+    venue = models.CharField(_("Ort"), max_length=200, blank=True)
+    preset = models.CharField(_("Regelwerk (Vorlage)"), max_length=60)
+    ruleset_json = models.JSONField(_("Regelwerk (eingefroren)"))
+    ruleset_fingerprint = models.CharField(_("Fingerabdruck"), max_length=16, editable=False)
+    rounds = models.PositiveSmallIntegerField(
+        _("Runden"), default=3, validators=[MinValueValidator(1)]
+    )
+    games_per_round = models.PositiveSmallIntegerField(
+        _("Spiele je Runde"), default=12, validators=[MinValueValidator(1)]
+    )
+    four_table_mode = models.CharField(
+        _("Vierertisch"), max_length=10, choices=FourTableMode, default=FourTableMode.SIT_OUT
+    )
+    entry_mode = models.CharField(
+        _("Erfassung"), max_length=10, choices=EntryMode, default=EntryMode.HANDS
+    )
+    lost_game_fee = models.DecimalField(
+        _("Gebühr je verlorenem Spiel (EUR)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
+    lost_game_fee_from = models.PositiveSmallIntegerField(
+        _("Gebühr ab dem n-ten verlorenen Spiel"), default=1, validators=[MinValueValidator(1)]
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("Turnier")
+        verbose_name_plural = _("Turniere")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    @cached_property
+    def ruleset(self) -> Ruleset:
+        """The frozen :class:`rules.Ruleset` this tournament is scored by."""
+        return Ruleset.from_dict(self.ruleset_json)
+
+
+class Player(models.Model):
+    """A person who plays; ``consent_public`` says whether the name may appear on public
+    pages, exports and printed lists (FIELD-NOTES: players must consent)."""
+
+    first_name = models.CharField(_("Vorname"), max_length=100)
+    last_name = models.CharField(_("Nachname"), max_length=100)
+    club = models.CharField(_("Verein"), max_length=200, blank=True)
+    consent_public = models.BooleanField(_("Name darf veröffentlicht werden"), default=False)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = _("Spieler")
+        verbose_name_plural = _("Spieler")
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Registration(models.Model):
+    """A player's entry in one tournament with a start number.  Late arrivals join from
+    ``first_round``; a withdrawal sets ``withdrawn_after_round``."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    start_number = models.PositiveIntegerField(_("Startnummer"), validators=[MinValueValidator(1)])
+    first_round = models.PositiveSmallIntegerField(_("ab Runde"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("abgemeldet nach Runde"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["tournament", "start_number"]
+        verbose_name = _("Anmeldung")
+        verbose_name_plural = _("Anmeldungen")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"], name="unique_start_number"
+            ),
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_player_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number}: {self.player}"
+
+    def plays_in(self, round_number: int) -> bool:
+        """Whether this player is seated in round ``round_number``."""
+        if round_number < self.first_round:
+            return False
+        return self.withdrawn_after_round is None or round_number <= self.withdrawn_after_round
+
+    def public_name(self) -> str:
+        """The name for public pages: the player's name with consent, else the start number."""
+        if self.player.consent_public:
+            return str(self.player)
+        return _("Startnummer %(number)s") % {"number": self.start_number}
+
+
+class Round(models.Model):
+    """A round ("Runde", "Durchgang"): its seeded draw and its state."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("geplant")
+        RUNNING = "running", _("läuft")
+        CLOSED = "closed", _("abgeschlossen")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("Runde"), validators=[MinValueValidator(1)])
+    seed = models.BigIntegerField(_("Auslosungs-Seed"), null=True, blank=True)
+    status = models.CharField(_("Status"), max_length=10, choices=Status, default=Status.PLANNED)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("Runde")
+        verbose_name_plural = _("Runden")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Runde %(number)s") % {"number": self.number}
+
+
+class Table(models.Model):
+    """A table of 3 or 4 players in one round.  ``first_dealer`` and ``scorer`` are seat
+    positions (0-based)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("Tisch"), validators=[MinValueValidator(1)])
+    first_dealer = models.PositiveSmallIntegerField(_("erster Geber"), default=0)
+    scorer = models.PositiveSmallIntegerField(_("Schreiber"), default=0)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("Tisch")
+        verbose_name_plural = _("Tische")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="unique_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return _("Tisch %(number)s") % {"number": self.number}
+
+
+class Seat(models.Model):
+    """A player's place at a table: ``position`` 0 … 3 in playing order."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("Platz"))
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("Platz")
+        verbose_name_plural = _("Plätze")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="one_seat_per_player_per_round"
+            ),
+            models.CheckConstraint(condition=models.Q(position__lt=4), name="seat_position_0_3"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.position}: {self.registration}"

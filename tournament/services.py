@@ -1,0 +1,271 @@
+"""Tournament set-up services: create a tournament with a frozen ruleset, register players,
+draw the seating of a round, swap players, start and close rounds.
+
+The seating draw (FIELD-NOTES "The event"): tables of 3, and of 4 only where the player count
+requires it (never 2 or 5); seeded and reproducible (the seed is stored with the round); among
+many seeded candidate plans the one with the fewest repeat meetings is kept, then improved by
+swapping players between tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from rules import PRESETS, RulesetError
+
+from .models import Player, Registration, Round, Seat, Table, Tournament
+
+
+def create_tournament(
+    *,
+    name: str,
+    date: date,
+    venue: str = "",
+    preset: str = "club-tournament",
+    overrides: dict | None = None,
+    rounds: int = 3,
+    games_per_round: int = 12,
+    four_table_mode: str = Tournament.FourTableMode.SIT_OUT,
+    entry_mode: str = Tournament.EntryMode.HANDS,
+    lost_game_fee: Decimal | None = None,
+) -> Tournament:
+    """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
+    ``rounds`` empty rounds.  Raises ``ValidationError`` for an unknown preset, overrides the
+    ruleset rejects, or a number of games that 3-player tables cannot share evenly."""
+    if preset not in PRESETS:
+        raise ValidationError({"preset": _("Unbekanntes Regelwerk: %(p)s") % {"p": preset}})
+    try:
+        ruleset = PRESETS[preset].with_overrides(overrides or {}) if overrides else PRESETS[preset]
+    except RulesetError as exc:
+        raise ValidationError(
+            {"ruleset_json": [f"{e.field}: {e.message}" for e in exc.errors]}
+        ) from exc
+    if 3 not in ruleset.seat_counts:
+        raise ValidationError(
+            {"preset": _("Dieses Regelwerk kennt keine Dreiertische; Turniere spielen zu dritt.")}
+        )
+    if games_per_round % 3:
+        raise ValidationError(
+            {
+                "games_per_round": _(
+                    "Die Spielzahl muss durch 3 teilbar sein, damit jeder gleich oft gibt."
+                )
+            }
+        )
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name,
+            date=date,
+            venue=venue,
+            preset=preset,
+            ruleset_json=ruleset.to_dict(),
+            ruleset_fingerprint=ruleset.fingerprint,
+            rounds=rounds,
+            games_per_round=games_per_round,
+            four_table_mode=four_table_mode,
+            entry_mode=entry_mode,
+            lost_game_fee=lost_game_fee,
+        )
+        Round.objects.bulk_create(
+            Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
+        )
+    return tournament
+
+
+def register(
+    tournament: Tournament, player: Player, start_number: int | None = None, first_round: int = 1
+) -> Registration:
+    """Register ``player``; without ``start_number`` the next free number is given."""
+    if start_number is None:
+        start_number = (tournament.registrations.aggregate(m=Max("start_number"))["m"] or 0) + 1
+    return Registration.objects.create(
+        tournament=tournament, player=player, start_number=start_number, first_round=first_round
+    )
+
+
+# --------------------------------------------------------------------------- the draw
+
+
+def table_sizes(players: int) -> list[int]:
+    """Table sizes for ``players``: all 3s, with as few 4s as the count needs.
+
+    Raises ``ValidationError`` for 1, 2 or 5 players, which cannot be seated at tables of
+    3 and 4.
+    """
+    fours = players % 3  # 3k+1 players need one table of 4, 3k+2 need two
+    threes = (players - 4 * fours) // 3
+    if players < 3 or threes < 0:
+        raise ValidationError(
+            _("%(n)s Spieler lassen sich nicht an Dreier- und Vierertische setzen.")
+            % {"n": players}
+        )
+    return [4] * fours + [3] * threes
+
+
+@dataclass(frozen=True)
+class DrawPlan:
+    """A seating plan: ``tables`` of start numbers in seat order, and the number of
+    ``repeats`` (pairs of players who met before)."""
+
+    tables: tuple[tuple[int, ...], ...]
+    repeats: int
+
+
+def _repeats(tables: Sequence[Sequence[int]], met: Counter[tuple[int, int]]) -> int:
+    return sum(met[pair] for t in tables for pair in itertools.combinations(sorted(t), 2))
+
+
+def plan_draw(
+    start_numbers: Sequence[int],
+    met: Counter[tuple[int, int]],
+    seed: int,
+    candidates: int = 200,
+) -> DrawPlan:
+    """A reproducible seating plan for ``start_numbers``.
+
+    ``met`` counts earlier meetings per pair (smaller start number first).  The plan with
+    the fewest repeat meetings among ``candidates`` seeded shuffles is improved by
+    swapping two players of different tables while that lowers the count.  Same inputs and
+    ``seed`` → same plan.
+    """
+    rng = random.Random(seed)
+    sizes = table_sizes(len(start_numbers))
+    pool = sorted(start_numbers)
+
+    def split(order: list[int]) -> list[list[int]]:
+        out, i = [], 0
+        for size in sizes:
+            out.append(order[i : i + size])
+            i += size
+        return out
+
+    best: list[list[int]] | None = None
+    best_score = 0
+    for _attempt in range(candidates if met else 1):
+        order = pool[:]
+        rng.shuffle(order)
+        tables = split(order)
+        score = _repeats(tables, met)
+        if best is None or score < best_score:
+            best, best_score = tables, score
+        if best_score == 0:
+            break
+    assert best is not None
+    improved = best_score > 0
+    while improved:
+        improved = False
+        for a, b in itertools.combinations(range(len(best)), 2):
+            for i, j in itertools.product(range(len(best[a])), range(len(best[b]))):
+                before = _repeats([best[a], best[b]], met)
+                best[a][i], best[b][j] = best[b][j], best[a][i]
+                if _repeats([best[a], best[b]], met) < before:
+                    improved = True
+                else:
+                    best[a][i], best[b][j] = best[b][j], best[a][i]
+    return DrawPlan(tuple(tuple(t) for t in best), _repeats(best, met))
+
+
+def meetings_before(round_: Round) -> Counter[tuple[int, int]]:
+    """How often each pair of start numbers sat at one table in earlier rounds."""
+    met: Counter[tuple[int, int]] = Counter()
+    seats = (
+        Seat.objects.filter(round__tournament=round_.tournament, round__number__lt=round_.number)
+        .values_list("table_id", "registration__start_number")
+        .order_by("table_id")
+    )
+    for _table, group in itertools.groupby(seats, key=lambda row: row[0]):
+        numbers = sorted(n for _t, n in group)
+        met.update(itertools.combinations(numbers, 2))
+    return met
+
+
+@transaction.atomic
+def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
+    """Seat every player of ``round_`` (replacing an earlier draw of this planned round).
+
+    ``seed`` defaults to a fresh random number; it is stored on the round, so the same
+    draw can be made again.  First dealer and scorer per table are drawn with the same
+    seed.  Raises ``ValidationError`` if the round has started or the count cannot be seated.
+    """
+    if round_.status != Round.Status.PLANNED:
+        raise ValidationError(_("Die Runde hat schon begonnen; die Auslosung steht fest."))
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    registrations = {
+        r.start_number: r
+        for r in round_.tournament.registrations.all()
+        if r.plays_in(round_.number)
+    }
+    plan = plan_draw(list(registrations), meetings_before(round_), seed)
+    rng = random.Random(seed ^ 0x5EA7)
+    round_.tables.all().delete()
+    for number, players in enumerate(plan.tables, start=1):
+        table = Table.objects.create(
+            round=round_,
+            number=number,
+            first_dealer=rng.randrange(len(players)),
+            scorer=rng.randrange(len(players)),
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, round=round_, registration=registrations[n], position=pos)
+            for pos, n in enumerate(players)
+        )
+    round_.seed = seed
+    round_.save(update_fields=["seed"])
+    return plan
+
+
+@transaction.atomic
+def swap_players(round_: Round, first: Registration, second: Registration) -> None:
+    """Exchange the seats of two players before ``round_`` starts.
+
+    Raises ``ValidationError`` if the round is no longer planned or either player has no
+    seat in it.
+    """
+    if round_.status != Round.Status.PLANNED:
+        raise ValidationError(_("Plätze können nur vor Rundenbeginn getauscht werden."))
+    seats = {
+        s.registration_id: s
+        for s in Seat.objects.select_for_update().filter(
+            round=round_, registration__in=[first, second]
+        )
+    }
+    if len(seats) != 2:
+        raise ValidationError(_("Beide Spieler müssen in dieser Runde gesetzt sein."))
+    a, b = seats[first.pk], seats[second.pk]
+    # swap through a temporary row state to respect the unique (round, registration) rule
+    a_reg, b_reg = a.registration_id, b.registration_id
+    Seat.objects.filter(pk=a.pk).delete()
+    Seat.objects.filter(pk=b.pk).update(registration_id=a_reg)
+    Seat.objects.create(
+        table_id=a.table_id, round=round_, registration_id=b_reg, position=a.position
+    )
+
+
+def start_round(round_: Round) -> None:
+    """Open ``round_`` for entry; it must be drawn and the previous round started."""
+    if round_.status != Round.Status.PLANNED:
+        raise ValidationError(_("Die Runde läuft schon oder ist abgeschlossen."))
+    if not round_.tables.exists():
+        raise ValidationError(_("Die Runde ist noch nicht ausgelost."))
+    round_.status = Round.Status.RUNNING
+    round_.save(update_fields=["status"])
+
+
+def close_round(round_: Round) -> None:
+    """Close a running round: its entries are locked from now on."""
+    if round_.status != Round.Status.RUNNING:
+        raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
+    round_.status = Round.Status.CLOSED
+    round_.save(update_fields=["status"])

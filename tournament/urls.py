@@ -1,0 +1,14 @@
+"""URL configuration: public pages, clerk and director pages, admin, i18n."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from scoring import views as scoring_views
+
+urlpatterns = [
+    path("", scoring_views.home, name="home"),
+    path("", include("scoring.urls")),
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("django.contrib.auth.urls")),
+]
