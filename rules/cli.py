@@ -36,7 +36,7 @@ def _keys(data: dict[str, Any], allowed: tuple[str, ...]) -> None:
         for k in allowed
         if k not in data and k in ("ruleset", "trump", "cards", "trick", "hand", "card")
     ]
-    errors = [FieldError(str(k), "unknown field", code="unknown") for k in unknown]
+    errors = [FieldError(str(k) or "line", f"unknown field {k!r}", code="unknown") for k in unknown]
     errors += [FieldError(k, "is required", code="required") for k in missing]
     if errors:
         raise InvalidInput(errors)

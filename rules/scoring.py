@@ -241,7 +241,8 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
     errors: list[FieldError] = []
     for key in data:
         if key not in RECORD_KEYS and key != "ruleset":
-            errors.append(FieldError(str(key), "unknown field", code="unknown"))
+            # an empty or odd key still gets a field name a clerk can see
+            errors.append(FieldError(str(key) or "hand", f"unknown field {key!r}", code="unknown"))
 
     seats = data.get("seats")
     if not _int(seats) or seats not in ruleset.seat_counts:
