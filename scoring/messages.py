@@ -22,7 +22,9 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
         return _("Reizwert %(bid)s liegt unter dem Mindestgebot %(min)s.") % p
     if code == "step":
         return (
-            _("Reizwert %(bid)s passt nicht zu den Reizstufen (ab %(min)s in %(step)er-Schritten).")
+            _(
+                "Reizwert %(bid)s passt nicht zu den Reizstufen (ab %(min)s in Schritten von %(step)s)."
+            )
             % p
         )
     if code == "sum":

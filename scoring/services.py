@@ -119,22 +119,21 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
     def add(field_name: str, message: str) -> None:
         result.errors.setdefault(field_name, []).append(message)
 
-    if entry.declarer is not None and entry.declarer not in positions:
+    declarer = entry.declarer
+    if declarer is not None and declarer not in positions:
         add("declarer", _("Der Geber setzt aus und kann nicht Spielführer sein."))
-    if (
-        entry.penalty_type
-        and entry.penalty_seat is not None
-        and entry.penalty_seat not in positions
-    ):
+        declarer = None
+    penalty_seat = entry.penalty_seat
+    if entry.penalty_type and penalty_seat is not None and penalty_seat not in positions:
         add("penalty_seat", _("Dieser Spieler spielt in diesem Spiel nicht mit."))
+        penalty_seat = None
     if entry.outcome == "played" and not entry.trump:
         add("trump", _("Bitte Trumpf angeben."))
-    if result.errors:
-        return result
+    own = set(result.errors)  # our messages are more specific than the engine's for these
 
     data: dict[str, object] = {
         "seats": len(positions),
-        "declarer": positions.index(entry.declarer) if entry.declarer is not None else None,
+        "declarer": positions.index(declarer) if declarer is not None else None,
         "bid": entry.bid,
         "outcome": entry.outcome,
     }
@@ -155,20 +154,25 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
                     f"tricks_{positions[i]}",
                     _("Stichpunkte fehlen (nur ein Feld darf leer bleiben)."),
                 )
-            return result
+            own.add("tricks")
+            tricks = [t if t is not None else 0 for t in tricks]
         data["tricks"] = tricks
     if entry.outcome in ("durch", "durch-aufgelegt", "durch-ohne-dabb", "bettel"):
         data["won"] = entry.won
     if entry.penalty_type:
         data["penalty"] = {
             "type": entry.penalty_type,
-            "seat": positions.index(entry.penalty_seat) if entry.penalty_seat is not None else None,
+            "seat": positions.index(penalty_seat) if penalty_seat is not None else None,
         }
     try:
         record = parse_record(ruleset, data)
     except InvalidInput as exc:
         for error in exc.errors:
-            add(_field_for(error.field, positions), engine_message(error, ruleset))
+            name = _field_for(error.field, positions)
+            if name not in own and not (name.startswith("tricks") and "tricks" in own):
+                add(name, engine_message(error, ruleset))
+        return result
+    if result.errors:
         return result
     score = score_hand(ruleset, record)
     result.record, result.score = record, score

@@ -16,7 +16,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import condition, require_POST
@@ -283,8 +282,10 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
                 raise PermissionDenied(str(exc)) from exc
             if hand is not None:
                 messages.success(request, _("Spiel %(n)s gespeichert.") % {"n": hand.number})
+                # no #fragment: a fragment target would cancel the form's autofocus, and
+                # the focused field scrolls itself into view
                 return redirect(
-                    reverse("scoring:table", args=[pk, round_number, table_number]) + "#eingabe"
+                    "scoring:table", pk=pk, round_number=round_number, table_number=table_number
                 )
             return render(
                 request, "scoring/table.html", _table_context(table, form, evaluation), status=422

@@ -50,3 +50,13 @@ def make_tournament(players: int = 9, consent=lambda i: i % 3 != 0, **kwargs):
 @pytest.fixture
 def tournament(db):
     return make_tournament()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache (ids repeat across test databases)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

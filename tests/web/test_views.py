@@ -161,7 +161,10 @@ def test_xlsx_export(client, tournament):
     assert client.get(reverse("scoring:export", args=[tournament.pk, "pdf"])).status_code == 404
 
 
-def test_language_switch_to_english(client, tournament):
+def test_german_first_whatever_the_browser_says_english_by_choice(client, tournament):
+    url = reverse("scoring:standings", args=[tournament.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
+    assert '<html lang="de">' in html and "Gesamt" in html
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
-    html = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
-    assert '<html lang="en">' in html
+    html = client.get(url).content.decode()
+    assert '<html lang="en">' in html and ">Total<" in html and "Platz" not in html

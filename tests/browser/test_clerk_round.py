@@ -1,0 +1,144 @@
+"""Real browser (Playwright driving Debian's Chromium): a clerk enters a whole round of 12
+hands at one table by keyboard alone; a wrong entry is rejected with its field named and
+nothing saved; a public standings page in a second browser context shows the new totals
+without a reload.  The hands are dealt and played out by the rules engine."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+
+import pytest
+
+from rules.simulate import simulate_hand
+from scoring import services
+from scoring.models import Hand
+from tests.conftest import make_tournament
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM checks from the test thread
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not os.path.exists(CHROMIUM):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must install Debian's chromium for the browser test")
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+OUTCOME_KEYS = {"played": "g", "abgehen": "a"}  # first letters of "gespielt", "abgegangen"
+# type-ahead in the trump select: Kreuz, Schippe, Herz; Schellen is the second "S"
+TRUMP_KEYS = {"C": ["k"], "S": ["s"], "H": ["h"], "D": ["s", "s"]}
+
+
+@pytest.fixture
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def hands_for(tournament, table, count):
+    """``count`` hands dealt and played out by the engine, as the clerk will type them."""
+    rng = random.Random(11)
+    seats = {s.position: s.registration.start_number for s in table.seats.all()}
+    out = []
+    for number in range(1, count + 1):
+        dealer = services.dealer_for(table, 3, number)
+        sim = simulate_hand(tournament.ruleset, 3, dealer, rng)
+        out.append((number, dealer, sim, seats))
+    return out
+
+
+def type_hand(page, sim, seats) -> int:
+    """Type one hand with the keyboard only; returns the number of keystrokes."""
+    record = sim.record
+    keys: list[str] = [str(seats[record.declarer])[0], "Tab"]  # declarer select: first digit
+    if len(str(seats[record.declarer])) > 1:
+        keys[0:1] = list(str(seats[record.declarer]))
+    keys += [
+        *str(record.bid),
+        "Tab",
+        *TRUMP_KEYS[sim.trump],
+        "Tab",
+        OUTCOME_KEYS[record.outcome],
+        "Tab",
+    ]
+    for meld in record.melds:
+        keys += [*str(meld), "Tab"] if meld else ["Tab"]
+    if record.tricks:
+        for value in record.tricks[:-1]:  # the last player's tricks are computed from 250
+            keys += [*str(value), "Tab"]
+    for key in keys:
+        page.keyboard.press(key)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    return len(keys) + 1
+
+
+def test_clerk_enters_a_round_by_keyboard_and_public_page_follows(
+    transactional_db, live_server, browser, django_user_model
+):
+    from django.contrib.auth.models import Group
+
+    tournament = make_tournament(players=3, consent=lambda i: True)
+    table = tournament.round_set.get(number=1).tables.get()
+    clerk = django_user_model.objects.create_user("clerk", password="pw-clerk-123")
+    clerk.groups.add(Group.objects.get(name="Schreiber"))
+
+    public = browser.new_context().new_page()
+    public.goto(f"{live_server.url}/turnier/{tournament.pk}/")
+    assert public.locator("#standings td.total").first.inner_text() == "0"
+
+    page = browser.new_context().new_page()
+    page.goto(f"{live_server.url}/accounts/login/?next=/turnier/{tournament.pk}/runde/1/tisch/1/")
+    page.keyboard.type("clerk")
+    page.keyboard.press("Tab")
+    page.keyboard.type("pw-clerk-123")
+    with page.expect_navigation(url=re.compile(r"/tisch/1/$")):
+        page.keyboard.press("Enter")
+
+    # a wrong bid: rejected at its field, nothing saved
+    page.keyboard.press(str(table.seats.get(position=1).registration.start_number)[0])
+    page.keyboard.press("Tab")
+    page.keyboard.type("155")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "Reizstufen" in page.locator("#err-bid").inner_text()
+    assert Hand.objects.count() == 0
+
+    page.goto(f"{live_server.url}/turnier/{tournament.pk}/runde/1/tisch/1/")
+    keystrokes = []
+    hands = hands_for(tournament, table, tournament.games_per_round)
+    for number, _dealer, sim, seats in hands:
+        assert page.locator("h2").first.inner_text().endswith(str(number))
+        assert page.evaluate("document.activeElement.name") == "declarer"
+        keystrokes.append(type_hand(page, sim, seats))
+        assert Hand.objects.count() == number, page.locator(".err").all_inner_texts()
+
+    stored = list(Hand.objects.order_by("number"))
+    assert [h.scores for h in stored] == [list(sim.score.scores) for _n, _d, sim, _s in hands]
+    assert "12 von 12 Spielen erfasst" in page.content()
+
+    totals = {
+        s.registration.start_number: sum(h.scores[s.position] for h in stored)
+        for s in table.seats.all()
+    }
+    best = max(totals, key=totals.get)
+    row = public.locator("#standings tbody tr").first
+    sync_api.expect(row.locator("td.total")).to_have_text(str(totals[best]), timeout=15_000)
+    print(
+        f"keystrokes per hand: min {min(keystrokes)}, max {max(keystrokes)}, mean {sum(keystrokes) / len(keystrokes):.1f}"
+    )
