@@ -92,9 +92,16 @@ class HandForm(forms.Form):
         """``(seat, melds field, tricks field)`` per seat, for the template."""
         return [(s, self[f"melds_{s.position}"], self[f"tricks_{s.position}"]) for s in self.seats]
 
-    def to_input(self) -> HandInput:
-        """The cleaned data as a :class:`HandInput` (call after ``is_valid()``)."""
+    def to_input(self) -> HandInput | None:
+        """The cleaned data as a :class:`HandInput` (call after ``is_valid()``).
+
+        Works on a partly invalid form too, so the engine can check what was typed while
+        other fields are still blank or wrong; ``None`` when the game number, dealer or
+        outcome are unusable.
+        """
         data = self.cleaned_data
+        if any(data.get(key) is None for key in ("number", "dealer", "outcome")):
+            return None
         won = data.get("won")
         return HandInput(
             number=data["number"],

@@ -217,8 +217,11 @@ def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
         for name, messages_ in form.errors.items():
             errors.setdefault(name, []).extend(messages_)
     if evaluation is not None:
+        parse_failed = set(errors)
         for name, messages_ in evaluation.errors.items():
             slot = name if name in form.fields or name in ("melds", "tricks") else "__all__"
+            if slot in parse_failed:
+                continue  # the form's own error (blank, not a number) is the cause
             errors.setdefault(slot, []).extend(
                 m for m in messages_ if m not in errors.get(slot, [])
             )
@@ -290,7 +293,11 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
             return render(
                 request, "scoring/table.html", _table_context(table, form, evaluation), status=422
             )
-        return render(request, "scoring/table.html", _table_context(table, form), status=422)
+        entry = form.to_input()
+        evaluation = services.evaluate(table.round.tournament, len(seats), entry) if entry else None
+        return render(
+            request, "scoring/table.html", _table_context(table, form, evaluation), status=422
+        )
 
     number = request.GET.get("spiel")
     hand = table.hands.filter(number=number).first() if number and number.isdigit() else None
@@ -313,9 +320,11 @@ def validate_hand(
     a preview of the scores.  Writes nothing."""
     table = _table_or_404(pk, round_number, table_number)
     form = _hand_form(table, request.POST)
-    evaluation = None
-    if form.is_valid():
-        evaluation = services.evaluate(table.round.tournament, len(form.seats), form.to_input())
+    form.is_valid()
+    entry = form.to_input()
+    evaluation = (
+        services.evaluate(table.round.tournament, len(form.seats), entry) if entry else None
+    )
     context = _table_context(table, form, evaluation)
     context["oob"] = True
     return render(request, "scoring/_preview.html", context)

@@ -101,6 +101,18 @@ def test_live_validation_returns_field_errors_out_of_band_and_writes_nothing(
     assert not Hand.objects.exists()
 
 
+def test_live_validation_checks_what_is_typed_while_other_fields_are_blank(
+    client, tournament, clerk
+):
+    client.force_login(clerk)
+    _, table = table_url(tournament)
+    url = reverse("scoring:validate", args=[tournament.pk, 1, table.number])
+    html = client.post(url, form_data(table, declarer="", bid=255, melds_1=145)).content.decode()
+    assert 'id="err-declarer" hx-swap-oob="true">Dieses Feld ist zwingend erforderlich.' in html
+    assert "Reizwert 255 passt nicht zu den Reizstufen (ab 150 in Schritten von 10)." in html
+    assert "Meldung 145 ist kein Vielfaches von 10." in html
+
+
 def test_clerk_cannot_run_director_actions(client, tournament, clerk, director):
     url = reverse("scoring:round_action", args=[tournament.pk, 2, "auslosen"])
     client.force_login(clerk)
