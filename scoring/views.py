@@ -61,7 +61,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "round_number": round_number,
             "round_numbers": range(1, tournament.rounds + 1),
-            "fragment": _standings_fragment_html(request, tournament, round_number, large=False),
+            "fragment": _standings_fragment_html(tournament, round_number, large=False),
         },
     )
 
@@ -70,9 +70,7 @@ def _fragment_key(tournament_id: int, round_number: int | None, large: bool) -> 
     return f"{services.standings_cache_key(tournament_id)}:{round_number}:{int(large)}:{get_language()}"
 
 
-def _standings_fragment_html(
-    request: HttpRequest, tournament: Tournament, round_number: int | None, large: bool
-) -> str:
+def _standings_fragment_html(tournament: Tournament, round_number: int | None, large: bool) -> str:
     key = _fragment_key(tournament.pk, round_number, large)
     html = cache.get(key)
     if html is None:
@@ -105,7 +103,7 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     round_number = _round_number(tournament, request)
     large = request.GET.get("gross") == "1"
-    response = HttpResponse(_standings_fragment_html(request, tournament, round_number, large))
+    response = HttpResponse(_standings_fragment_html(tournament, round_number, large))
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response
 
@@ -120,7 +118,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "tournament": tournament,
             "round_number": round_number,
-            "fragment": _standings_fragment_html(request, tournament, round_number, large=True),
+            "fragment": _standings_fragment_html(tournament, round_number, large=True),
         },
     )
 
