@@ -22,8 +22,12 @@ class TournamentAdmin(admin.ModelAdmin):
         "rounds",
         "games_per_round",
     )
-    readonly_fields = ("ruleset_fingerprint", "ruleset_json")
+    readonly_fields = ("preset", "ruleset_fingerprint", "ruleset_json")
     inlines = [RoundInline]
+
+    def has_add_permission(self, request) -> bool:
+        # a tournament freezes its ruleset when created: use the set-up page (/turnier/neu/)
+        return False
 
 
 @admin.register(Player)

@@ -49,7 +49,7 @@ def create_tournament(
         ruleset = PRESETS[preset].with_overrides(overrides or {}) if overrides else PRESETS[preset]
     except RulesetError as exc:
         raise ValidationError(
-            {"ruleset_json": [f"{e.field}: {e.message}" for e in exc.errors]}
+            {"overrides": [f"{e.field}: {e.message}" for e in exc.errors]}
         ) from exc
     if 3 not in ruleset.seat_counts:
         raise ValidationError(
@@ -269,3 +269,48 @@ def close_round(round_: Round) -> None:
         raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
     round_.status = Round.Status.CLOSED
     round_.save(update_fields=["status"])
+
+
+@transaction.atomic
+def register_player(
+    tournament: Tournament,
+    *,
+    first_name: str,
+    last_name: str,
+    club: str = "",
+    consent_public: bool = False,
+    start_number: int | None = None,
+    first_round: int = 1,
+) -> Registration:
+    """Register a player by name, reusing an existing player with the same name and club.
+
+    Raises ``ValidationError`` (by field) when the start number is taken, the player is
+    already registered, or ``first_round`` is not a round of the tournament.
+    """
+    if not 1 <= first_round <= tournament.rounds:
+        raise ValidationError({"first_round": _("Diese Runde gibt es nicht.")})
+    if (
+        start_number is not None
+        and tournament.registrations.filter(start_number=start_number).exists()
+    ):
+        raise ValidationError({"start_number": _("Diese Startnummer ist schon vergeben.")})
+    player, created = Player.objects.get_or_create(
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
+        club=club.strip(),
+        defaults={"consent_public": consent_public},
+    )
+    if not created and player.consent_public != consent_public:
+        player.consent_public = consent_public
+        player.save(update_fields=["consent_public"])
+    if tournament.registrations.filter(player=player).exists():
+        raise ValidationError({"last_name": _("Dieser Spieler ist schon angemeldet.")})
+    return register(tournament, player, start_number, first_round)
+
+
+def withdraw(registration: Registration) -> None:
+    """Withdraw a player after the last round that has started: later draws skip them."""
+    started = registration.tournament.round_set.exclude(status=Round.Status.PLANNED)
+    last = max((r.number for r in started), default=0)
+    registration.withdrawn_after_round = last
+    registration.save(update_fields=["withdrawn_after_round"])

@@ -7,6 +7,7 @@ from scoring import views as scoring_views
 
 urlpatterns = [
     path("", scoring_views.home, name="home"),
+    path("", include("tournament.urls_app")),
     path("", include("scoring.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -1,0 +1,100 @@
+"""Director set-up: creating a tournament freezes its ruleset; registering, late arrivals,
+withdrawals; only the director may."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from rules import PRESETS
+from tests.conftest import make_tournament
+from tournament import services
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+NEW = {
+    "name": "Herbstbinokel",
+    "date": "2026-11-28",
+    "venue": "Esslingen",
+    "preset": "club-tournament",
+    "overrides": "",
+    "rounds": 3,
+    "games_per_round": 12,
+    "four_table_mode": "sit-out",
+    "entry_mode": "hands",
+    "lost_game_fee": "0.50",
+}
+
+
+def test_director_creates_a_tournament_with_a_frozen_ruleset(client, director):
+    client.force_login(director)
+    response = client.post(reverse("tournament:create"), dict(NEW, overrides='{"min_bid": 200}'))
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(name="Herbstbinokel")
+    assert tournament.ruleset.min_bid == 200
+    assert tournament.ruleset_fingerprint == tournament.ruleset.fingerprint
+    assert tournament.ruleset_fingerprint != PRESETS["club-tournament"].fingerprint
+    assert list(tournament.round_set.values_list("number", flat=True)) == [1, 2, 3]
+    assert str(tournament.lost_game_fee) == "0.50"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"overrides": "{nope"}, "overrides", "JSON"),
+        ({"overrides": '{"min_bid": 155}'}, "overrides", "min_bid"),
+        ({"overrides": '{"colour": 1}'}, "overrides", "colour"),
+        ({"games_per_round": 10}, "games_per_round", "durch 3 teilbar"),
+        ({"preset": "partnership-250"}, "preset", "Dreiertische"),
+    ],
+)
+def test_bad_set_up_is_refused_at_its_field(client, director, change, field, words):
+    client.force_login(director)
+    response = client.post(reverse("tournament:create"), dict(NEW, **change))
+    assert response.status_code == 422
+    errors = response.context["form"].errors
+    assert any(words in e for e in errors[field]), errors
+    assert not Tournament.objects.exists()
+
+
+def test_clerk_and_public_cannot_set_up(client, clerk):
+    assert client.post(reverse("tournament:create"), NEW).status_code == 302  # to login
+    client.force_login(clerk)
+    assert client.post(reverse("tournament:create"), NEW).status_code == 403
+    assert not Tournament.objects.exists()
+
+
+def test_register_late_arrival_and_withdraw(client, director):
+    tournament = make_tournament(players=9)
+    client.force_login(director)
+    url = reverse("tournament:registrations", args=[tournament.pk])
+    data = {
+        "first_name": "Lina",
+        "last_name": "Kächele",
+        "club": "TSV",
+        "consent_public": "on",
+        "first_round": 2,
+    }
+    assert client.post(url, data).status_code == 302
+    late = tournament.registrations.get(player__last_name="Kächele")
+    assert late.start_number == 10 and not late.plays_in(1) and late.plays_in(2)
+    again = client.post(url, data)
+    assert again.status_code == 422 and "schon angemeldet" in again.content.decode()
+    taken = client.post(url, dict(data, last_name="Other", start_number=3))
+    assert "Startnummer ist schon vergeben" in taken.content.decode()
+
+    first = tournament.registrations.get(start_number=1)
+    client.post(reverse("tournament:withdraw", args=[tournament.pk, 1]))
+    first.refresh_from_db()
+    assert first.withdrawn_after_round == 1  # round 1 is running
+    round_2 = tournament.round_set.get(number=2)
+    services.draw_round(round_2, seed=3)
+    seated = set(round_2.seats.values_list("registration__start_number", flat=True))
+    assert 1 not in seated and 10 in seated and len(seated) == 9
+
+
+def test_admin_cannot_add_a_tournament_without_freezing_a_ruleset(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("admin", password="pw-admin-123")
+    client.force_login(admin)
+    assert client.get("/admin/tournament/tournament/add/").status_code == 403

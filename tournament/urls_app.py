@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournament"
+
+urlpatterns = [
+    path("turnier/neu/", views.tournament_create, name="create"),
+    path("turnier/<int:pk>/anmeldungen/", views.registrations, name="registrations"),
+    path(
+        "turnier/<int:pk>/anmeldungen/<int:start_number>/abmelden/", views.withdraw, name="withdraw"
+    ),
+]
