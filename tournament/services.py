@@ -43,26 +43,26 @@ def create_tournament(
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
     ``rounds`` empty rounds.  Raises ``ValidationError`` for an unknown preset, overrides the
     ruleset rejects, or a number of games that 3-player tables cannot share evenly."""
+    errors: dict[str, list[str]] = {}
+    ruleset = None
     if preset not in PRESETS:
-        raise ValidationError({"preset": _("Unbekanntes Regelwerk: %(p)s") % {"p": preset}})
-    try:
-        ruleset = PRESETS[preset].with_overrides(overrides or {}) if overrides else PRESETS[preset]
-    except RulesetError as exc:
-        raise ValidationError(
-            {"overrides": [f"{e.field}: {e.message}" for e in exc.errors]}
-        ) from exc
-    if 3 not in ruleset.seat_counts:
-        raise ValidationError(
-            {"preset": _("Dieses Regelwerk kennt keine Dreiertische; Turniere spielen zu dritt.")}
-        )
+        errors["preset"] = [_("Unbekanntes Regelwerk: %(p)s") % {"p": preset}]
+    else:
+        try:
+            ruleset = PRESETS[preset].with_overrides(overrides) if overrides else PRESETS[preset]
+        except RulesetError as exc:
+            errors["overrides"] = [f"{e.field}: {e.message}" for e in exc.errors]
+        if ruleset is not None and 3 not in ruleset.seat_counts:
+            errors["preset"] = [
+                _("Dieses Regelwerk kennt keine Dreiertische; Turniere spielen zu dritt.")
+            ]
     if games_per_round % 3:
-        raise ValidationError(
-            {
-                "games_per_round": _(
-                    "Die Spielzahl muss durch 3 teilbar sein, damit jeder gleich oft gibt."
-                )
-            }
-        )
+        errors["games_per_round"] = [
+            _("Die Spielzahl muss durch 3 teilbar sein, damit jeder gleich oft gibt.")
+        ]
+    if errors:
+        raise ValidationError(errors)
+    assert ruleset is not None
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name,

@@ -58,6 +58,14 @@ def test_bad_set_up_is_refused_at_its_field(client, director, change, field, wor
     assert not Tournament.objects.exists()
 
 
+def test_every_set_up_problem_is_shown_at_once(client, director):
+    client.force_login(director)
+    response = client.post(
+        reverse("tournament:create"), dict(NEW, overrides='{"min_bid": 155}', games_per_round=10)
+    )
+    assert set(response.context["form"].errors) == {"overrides", "games_per_round"}
+
+
 def test_clerk_and_public_cannot_set_up(client, clerk):
     assert client.post(reverse("tournament:create"), NEW).status_code == 302  # to login
     client.force_login(clerk)
