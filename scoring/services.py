@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
+from rules.scoring import SPECIAL_OUTCOMES
 from tournament.models import Round, Seat, Table, Tournament
 
 from .messages import engine_message
@@ -157,7 +158,7 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
             own.add("tricks")
             tricks = [t if t is not None else 0 for t in tricks]
         data["tricks"] = tricks
-    if entry.outcome in ("durch", "durch-aufgelegt", "durch-ohne-dabb", "bettel"):
+    if entry.outcome in SPECIAL_OUTCOMES:
         data["won"] = entry.won
     if entry.penalty_type:
         data["penalty"] = {
@@ -224,22 +225,16 @@ def save_hand(
         return None, evaluation
     assert evaluation.record is not None and evaluation.score is not None
     positions = evaluation.positions
-    tricks = evaluation.record.tricks
     values = {
         "dealer": entry.dealer,
         "declarer": entry.declarer,
         "bid": entry.bid,
         "trump": entry.trump,
         "outcome": entry.outcome,
-        "melds": [
-            evaluation.record.melds[positions.index(p)]
-            if evaluation.record.melds is not None and p in positions
-            else None
-            for p in range(len(seats))
-        ],
+        "melds": _by_position(evaluation.record.melds or (), positions, len(seats)),
         "tricks": (
-            [tricks[positions.index(p)] if p in positions else None for p in range(len(seats))]
-            if tricks is not None
+            _by_position(evaluation.record.tricks, positions, len(seats))
+            if evaluation.record.tricks is not None
             else None
         ),
         "won": evaluation.record.won,
@@ -263,6 +258,15 @@ def save_hand(
         _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
         transaction.on_commit(lambda: invalidate_standings(tournament.pk))
     return hand, evaluation
+
+
+def _by_position(values, positions: list[int], size: int) -> list[int | None]:
+    """Engine per-seat ``values`` as a list by table position (``None`` for a position
+    not in the hand, e.g. the dealer sitting out, or when the engine has no values)."""
+    by_position: list[int | None] = [None] * size
+    for engine_seat, value in enumerate(values):
+        by_position[positions[engine_seat]] = value
+    return by_position
 
 
 def _rebuild_seat_scores(
