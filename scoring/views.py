@@ -190,13 +190,23 @@ def _table_or_404(pk: int, round_number: int, table_number: int) -> Table:
     )
 
 
-def _hand_form(table: Table, data=None, initial=None) -> HandForm:
+def _hand_form(table: Table, data=None, initial=None, seats=None) -> HandForm:
     return HandForm(
         data,
         initial=initial,
-        seats=services.table_seats(table),
+        seats=seats if seats is not None else services.table_seats(table),
         ruleset=table.round.tournament.ruleset,
     )
+
+
+def _evaluate_form(table: Table, form: HandForm):
+    """The engine's verdict on whatever of a bound form parsed (``None`` if too little
+    did), so problems show while other fields are still blank or wrong."""
+    form.is_valid()
+    entry = form.to_input()
+    if entry is None:
+        return None
+    return services.evaluate(table.round.tournament, len(form.seats), entry)
 
 
 def _next_number(table: Table) -> int:
@@ -255,7 +265,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
     table = _table_or_404(pk, round_number, table_number)
     seats = services.table_seats(table)
     if request.method == "POST":
-        form = _hand_form(table, request.POST)
+        form = _hand_form(table, request.POST, seats=seats)
         if form.is_valid():
             entry = form.to_input()
             try:
@@ -272,7 +282,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
                     )
                     % {"n": current.number, "user": current.entered_by, "v": current.version},
                 )
-                form = _hand_form(table, initial=HandForm.initial_from(current))
+                form = _hand_form(table, initial=HandForm.initial_from(current), seats=seats)
                 return render(
                     request,
                     "scoring/table.html",
@@ -291,8 +301,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
             return render(
                 request, "scoring/table.html", _table_context(table, form, evaluation), status=422
             )
-        entry = form.to_input()
-        evaluation = services.evaluate(table.round.tournament, len(seats), entry) if entry else None
+        evaluation = _evaluate_form(table, form)
         return render(
             request, "scoring/table.html", _table_context(table, form, evaluation), status=422
         )
@@ -304,7 +313,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
     else:
         n = _next_number(table)
         initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
-    form = _hand_form(table, initial=initial)
+    form = _hand_form(table, initial=initial, seats=seats)
     return render(request, "scoring/table.html", _table_context(table, form))
 
 
@@ -318,12 +327,7 @@ def validate_hand(
     a preview of the scores.  Writes nothing."""
     table = _table_or_404(pk, round_number, table_number)
     form = _hand_form(table, request.POST)
-    form.is_valid()
-    entry = form.to_input()
-    evaluation = (
-        services.evaluate(table.round.tournament, len(form.seats), entry) if entry else None
-    )
-    context = _table_context(table, form, evaluation)
+    context = _table_context(table, form, _evaluate_form(table, form))
     context["oob"] = True
     return render(request, "scoring/_preview.html", context)
 
