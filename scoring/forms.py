@@ -14,7 +14,7 @@ from rules import Ruleset
 from tournament.models import Seat
 
 from .models import Hand
-from .services import HandInput
+from .services import HandInput, TotalInput
 
 OUTCOME_LABELS = dict(Hand.Outcome.choices)
 WON_CHOICES = [("", "—"), ("1", _("gewonnen")), ("0", _("verloren"))]
@@ -136,4 +136,79 @@ class HandForm(forms.Form):
             initial[f"melds_{pos}"] = value
         for pos, value in enumerate(hand.tricks or []):
             initial[f"tricks_{pos}"] = value
+        return initial
+
+
+class RoundTotalsForm(forms.Form):
+    """Paper-sheet mode: each player's round total at one table.
+
+    Fields per table position ``p``: ``points_<p>`` (game points, may be negative),
+    ``won_<p>`` and ``lost_<p>`` (games won and lost as declarer, blank = 0) and the hidden
+    ``version_<p>`` of the stored total being corrected.  Plausibility is the engine's,
+    applied by :func:`scoring.services.check_totals`.
+    """
+
+    def __init__(self, *args, seats: list[Seat], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        for i, seat in enumerate(seats):
+            name = f"{seat.registration.start_number} {seat.registration.player}"
+            attrs = {"inputmode": "numeric"}
+            if i == 0:
+                attrs["autofocus"] = True
+            self.fields[f"points_{seat.position}"] = forms.IntegerField(
+                label=_("Punkte %(name)s") % {"name": name},
+                required=False,
+                widget=forms.NumberInput(attrs={**attrs, "step": 10}),
+            )
+            for key, label in (("won", _("gewonnen")), ("lost", _("verloren"))):
+                self.fields[f"{key}_{seat.position}"] = forms.IntegerField(
+                    label=label,
+                    required=False,
+                    min_value=0,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 3}),
+                )
+            self.fields[f"version_{seat.position}"] = forms.IntegerField(
+                required=False, widget=forms.HiddenInput
+            )
+
+    def rows(self):
+        """``(seat, points, won, lost, version)`` bound fields per seat, for the template."""
+        return [
+            (
+                s,
+                self[f"points_{s.position}"],
+                self[f"won_{s.position}"],
+                self[f"lost_{s.position}"],
+                self[f"version_{s.position}"],
+            )
+            for s in self.seats
+        ]
+
+    def to_inputs(self) -> dict[int, TotalInput]:
+        """The cleaned data as :class:`TotalInput` by position (call after ``is_valid()``);
+        fields that failed to parse are ``None``."""
+        data = self.cleaned_data
+        return {
+            s.position: TotalInput(
+                points=data.get(f"points_{s.position}"),
+                won=data.get(f"won_{s.position}"),
+                lost=data.get(f"lost_{s.position}"),
+            )
+            for s in self.seats
+        }
+
+    def expected_versions(self) -> dict[int, int | None]:
+        """The version of each position's total as the clerk loaded it."""
+        return {s.position: self.cleaned_data.get(f"version_{s.position}") for s in self.seats}
+
+    @staticmethod
+    def initial_from(totals: dict) -> dict:
+        """Form data showing stored totals (position → :class:`RoundTotal`)."""
+        initial = {}
+        for pos, total in totals.items():
+            initial[f"points_{pos}"] = total.points
+            initial[f"won_{pos}"] = total.games_won
+            initial[f"lost_{pos}"] = total.games_lost
+            initial[f"version_{pos}"] = total.version
         return initial

@@ -35,6 +35,24 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
         return _("%(value)s Stichpunkte sind mit diesen Kartenwerten nicht möglich.") % p
     if code == "multiple" and base == "melds":
         return _("Meldung %(value)s ist kein Vielfaches von 10.") % p
+    if code == "multiple" and base == "points":
+        return (
+            _(
+                "%(value)s ist kein Vielfaches von 10; nach diesem Regelwerk wird auf Zehner gerundet."
+            )
+            % p
+        )
+    if code == "range":
+        return (
+            _(
+                "%(value)s Punkte sind in dieser Runde nicht möglich (erlaubt: %(low)s bis %(high)s)."
+            )
+            % p
+        )
+    if code == "games":
+        return (
+            _("%(won)s gewonnene + %(lost)s verlorene Spiele sind mehr als %(games)s Spiele.") % p
+        )
     if code == "negative":
         return _("Darf nicht negativ sein.")
     if code == "required":
@@ -70,7 +88,54 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
     if code == "type":
         return (
             _("Bitte eine ganze Zahl eingeben.")
-            if base in ("bid", "melds", "tricks")
+            if base in ("bid", "melds", "tricks", "points", "won", "lost")
             else _("Bitte auswählen.")
         )
     return error.message
+
+
+def ruleset_message(error: FieldError) -> str:
+    """A translated message for one error in a ruleset or its overrides
+    (:class:`rules.RulesetError`), prefixed with the parameter path it concerns."""
+    p = error.params
+    expected = {
+        "object": _("ein JSON-Objekt"),
+        "list": _("eine Liste"),
+        "bool": _("true oder false"),
+        "int": _("eine ganze Zahl"),
+        "str": _("ein Text"),
+    }
+    text = {
+        "type": lambda: _("muss %(what)s sein.") % {"what": expected.get(p.get("expected"), "?")},
+        "choice": lambda: _("erlaubt sind: %(allowed)s.") % p,
+        "unknown": lambda: _("unbekannter Parameter."),
+        "missing": lambda: _("fehlt."),
+        "json": lambda: _("kein gültiges JSON."),
+        "schema": lambda: _("unbekannte Fassung des Regelwerks."),
+        "fingerprint": lambda: _("Fingerabdruck passt nicht; das Regelwerk wurde verändert."),
+        "id": lambda: _("darf nicht leer sein."),
+        "deck_size": lambda: _("ein Binokel-Blatt hat 40 oder 48 Karten."),
+        "no_deals": lambda: _("mindestens eine Tischgröße ist nötig."),
+        "table_size": lambda: _("ein Tisch hat 2, 3 oder 4 Spieler."),
+        "twice": lambda: _("%(value)s ist doppelt angegeben.") % p,
+        "deal_counts": lambda: _(
+            "Karten je Spieler müssen positiv sein, der Dabb darf nicht negativ sein."
+        ),
+        "deal_sum": lambda: _(
+            "%(seats)s × %(cards)s Karten + Dabb %(dabb)s ergeben nicht das Blatt mit "
+            "%(deck)s Karten."
+        )
+        % p,
+        "tens": lambda: _("muss ein positives Vielfaches von 10 sein."),
+        "max_raise": lambda: _("muss mindestens so groß wie die Reizstufe sein."),
+        "negative": lambda: _("darf nicht negativ sein."),
+        "positive": lambda: _("muss positiv sein."),
+        "meld_shape": lambda: _(
+            "eine feste Meldung nennt Karten, eine Farb- oder Rangmeldung nennt Ränge."
+        ),
+        "card": lambda: _("%(value)s ist kein gültiger Kartencode.") % p,
+        "not_in_pack": lambda: _("%(value)s gibt es im Blatt mit %(deck)s Karten nicht.") % p,
+        "two_copies": lambda: _("jede Karte gibt es nur zweimal."),
+        "partnerships": lambda: _("Partnerschaften brauchen einen Vierertisch."),
+    }.get(error.code)
+    return f"{error.field}: {text() if text else error.message}"

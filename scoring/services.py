@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 
 from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
 from rules.scoring import SPECIAL_OUTCOMES
+from rules.totals import check_round_total
 from tournament.models import Round, Seat, Table, Tournament
 
 from .messages import engine_message
-from .models import Hand, SeatScore
+from .models import Hand, RoundTotal, SeatScore
 
 
 @dataclass
@@ -213,8 +214,7 @@ def save_hand(
     """
     round_: Round = table.round
     tournament = round_.tournament
-    if round_.status != Round.Status.RUNNING:
-        raise PermissionError(_("Die Runde läuft nicht; Einträge sind gesperrt."))
+    _check_writable(round_, Tournament.EntryMode.HANDS)
     seats = table_seats(table)
     evaluation = evaluate(tournament, len(seats), entry)
     if entry.number < 1 or entry.number > tournament.games_per_round:
@@ -258,6 +258,161 @@ def save_hand(
         _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
         transaction.on_commit(lambda: invalidate_standings(tournament.pk))
     return hand, evaluation
+
+
+def _check_writable(round_: Round, mode: str) -> None:
+    """Raise ``PermissionError`` unless ``round_`` is running and its tournament enters
+    results in ``mode`` (``hands`` or ``totals``)."""
+    if round_.status != Round.Status.RUNNING:
+        raise PermissionError(_("Die Runde läuft nicht; Einträge sind gesperrt."))
+    if round_.tournament.entry_mode != mode:
+        raise PermissionError(
+            _("Dieses Turnier erfasst Rundensummen, keine einzelnen Spiele.")
+            if mode == Tournament.EntryMode.HANDS
+            else _("Dieses Turnier erfasst einzelne Spiele, keine Rundensummen.")
+        )
+
+
+@dataclass
+class TotalInput:
+    """One player's round total from a paper score sheet: game points and the games won
+    and lost as declarer (``None`` = left blank)."""
+
+    points: int | None
+    won: int | None = 0
+    lost: int | None = 0
+
+
+class StaleTotals(Exception):
+    """Round totals of the table were changed by someone else since the clerk loaded them;
+    ``totals`` holds the current ones by table position, ``changed`` the positions whose
+    version differs from the one the clerk loaded."""
+
+    def __init__(self, totals: dict[int, RoundTotal], changed: list[int]):
+        self.totals = totals
+        self.changed = changed
+        super().__init__("round totals changed meanwhile")
+
+
+def table_totals(table: Table, seats: list[Seat] | None = None) -> dict[int, RoundTotal]:
+    """The stored round totals of ``table``'s players, by table position."""
+    seats = seats if seats is not None else table_seats(table)
+    by_registration = {
+        t.registration_id: t
+        for t in RoundTotal.objects.filter(
+            round_id=table.round_id, registration_id__in=[s.registration_id for s in seats]
+        ).select_related("entered_by")
+    }
+    return {
+        s.position: by_registration[s.registration_id]
+        for s in seats
+        if s.registration_id in by_registration
+    }
+
+
+def check_totals(
+    table: Table, entries: dict[int, TotalInput], seats: list[Seat]
+) -> dict[str, list[str]]:
+    """Plausibility of a table's round totals under the tournament's ruleset.
+
+    ``entries`` maps table positions to :class:`TotalInput`.  Returns form field
+    (``points_<pos>``, ``won_<pos>``, ``lost_<pos>``, ``__all__``) → German messages; empty
+    when plausible.  Each total is checked by :func:`rules.totals.check_round_total`
+    (multiple of 10 where the ruleset rounds, within what the round's games can give); the
+    table as a whole cannot have more declarer games than games were played.
+    """
+    tournament = table.round.tournament
+    ruleset = tournament.ruleset
+    games = tournament.games_per_round
+    size = len(seats)
+    playing = len(active_positions(tournament, size, 0))
+    if playing not in ruleset.seat_counts:  # e.g. a ruleset for four only: bound by the table
+        playing = size if size in ruleset.seat_counts else max(ruleset.seat_counts)
+    errors: dict[str, list[str]] = {}
+    declared = 0
+    for seat in seats:
+        entry = entries.get(seat.position)
+        pos = seat.position
+        entry = entry or TotalInput(points=None)
+        if entry.points is None:
+            errors.setdefault(f"points_{pos}", []).append(_("Rundensumme fehlt."))
+        for error in check_round_total(
+            ruleset, playing, games, entry.points or 0, entry.won or 0, entry.lost or 0
+        ):
+            if error.field == "points" and entry.points is None:
+                continue
+            errors.setdefault(f"{error.field}_{pos}", []).append(engine_message(error, ruleset))
+        declared += (entry.won or 0) + (entry.lost or 0)
+    if declared > games:
+        errors.setdefault("__all__", []).append(
+            _(
+                "Am Tisch wurden %(n)s Spiele als Spielführer eingetragen, aber nur %(games)s "
+                "Spiele gespielt."
+            )
+            % {"n": declared, "games": games}
+        )
+    return errors
+
+
+def save_round_totals(
+    table: Table,
+    entries: dict[int, TotalInput],
+    user,
+    expected_versions: dict[int, int | None] | None = None,
+) -> tuple[list[RoundTotal] | None, dict[str, list[str]]]:
+    """Check and store the round totals of every player at ``table`` in one transaction.
+
+    ``expected_versions`` maps positions to the version the clerk loaded (``None`` for a
+    total not yet entered); a mismatch raises :class:`StaleTotals` and writes nothing.  A
+    changed total gets a new version, kept in its history; an unchanged one is left alone.
+    Returns ``(totals, errors)``; ``totals`` is ``None`` and nothing is written when
+    ``errors`` is not empty.  Raises ``PermissionError`` unless the round is running and
+    the tournament enters round totals.
+    """
+    round_ = table.round
+    _check_writable(round_, Tournament.EntryMode.TOTALS)
+    seats = table_seats(table)
+    errors = check_totals(table, entries, seats)
+    if errors:
+        return None, errors
+    expected_versions = expected_versions or {}
+    saved: list[RoundTotal] = []
+    with transaction.atomic():
+        current = {
+            t.registration_id: t
+            for t in RoundTotal.objects.select_for_update().filter(
+                round=round_, registration_id__in=[s.registration_id for s in seats]
+            )
+        }
+        changed = [
+            seat.position
+            for seat in seats
+            if (getattr(current.get(seat.registration_id), "version", None))
+            != expected_versions.get(seat.position)
+        ]
+        if changed:
+            raise StaleTotals(table_totals(table, seats), changed)
+        for seat in seats:
+            entry = entries[seat.position]
+            values = {
+                "points": entry.points,
+                "games_won": entry.won or 0,
+                "games_lost": entry.lost or 0,
+            }
+            total = current.get(seat.registration_id)
+            if total is None:
+                total = RoundTotal.objects.create(
+                    round=round_, registration_id=seat.registration_id, entered_by=user, **values
+                )
+            elif any(getattr(total, k) != v for k, v in values.items()):
+                for key, value in values.items():
+                    setattr(total, key, value)
+                total.version += 1
+                total.entered_by = user
+                total.save()
+            saved.append(total)
+        transaction.on_commit(lambda: invalidate_standings(round_.tournament_id))
+    return saved, {}
 
 
 def _by_position(values, positions: list[int], size: int) -> list[int | None]:

@@ -26,7 +26,7 @@ from tournament import services as tournament_services
 from tournament.models import Round, Table, Tournament
 
 from . import selectors, services
-from .forms import HandForm
+from .forms import HandForm, RoundTotalsForm
 from .tables import StandingsTable
 
 PUBLIC_CACHE_SECONDS = 10
@@ -264,6 +264,8 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
     next hand (or, with ``?spiel=N``, the correction form for hand N)."""
     table = _table_or_404(pk, round_number, table_number)
     seats = services.table_seats(table)
+    if table.round.tournament.entry_mode == Tournament.EntryMode.TOTALS:
+        return _totals_page(request, table, seats)
     if request.method == "POST":
         form = _hand_form(table, request.POST, seats=seats)
         if form.is_valid():
@@ -315,6 +317,68 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
         initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
     form = _hand_form(table, initial=initial, seats=seats)
     return render(request, "scoring/table.html", _table_context(table, form))
+
+
+def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
+    """Paper-sheet mode of the table page: every player's round total in one form."""
+    tournament = table.round.tournament
+    stored = services.table_totals(table, seats)
+    context = {
+        "tournament": tournament,
+        "table": table,
+        "seats": seats,
+        "stored": stored,
+        "ruleset": tournament.ruleset,
+        "games": tournament.games_per_round,
+    }
+    if request.method != "POST":
+        form = RoundTotalsForm(initial=RoundTotalsForm.initial_from(stored), seats=seats)
+        return render(request, "scoring/table_totals.html", {**context, "form": form})
+    form = RoundTotalsForm(request.POST, seats=seats)
+    form.is_valid()
+    errors = {name: list(msgs) for name, msgs in form.errors.items()}
+    parse_failed = set(errors)
+    for name, msgs in services.check_totals(table, form.to_inputs(), seats).items():
+        if name not in parse_failed:
+            errors.setdefault(name, []).extend(msgs)
+    if not errors:
+        try:
+            _saved, errors = services.save_round_totals(
+                table, form.to_inputs(), request.user, form.expected_versions()
+            )
+        except services.StaleTotals as exc:
+            names = sorted({str(exc.totals[p].entered_by) for p in exc.changed if p in exc.totals})
+            messages.error(
+                request,
+                _(
+                    "Die Summen dieses Tisches wurden inzwischen von %(users)s geändert. "
+                    "Die aktuellen Werte stehen jetzt im Formular; bitte prüfen."
+                )
+                % {"users": ", ".join(names)},
+            )
+            form = RoundTotalsForm(initial=RoundTotalsForm.initial_from(exc.totals), seats=seats)
+            context["stored"] = exc.totals
+            return render(
+                request, "scoring/table_totals.html", {**context, "form": form}, status=409
+            )
+        except PermissionError as exc:
+            raise PermissionDenied(str(exc)) from exc
+        if not errors:
+            messages.success(
+                request, _("Rundensummen von Tisch %(n)s gespeichert.") % {"n": table.number}
+            )
+            return redirect(
+                "scoring:table",
+                pk=tournament.pk,
+                round_number=table.round.number,
+                table_number=table.number,
+            )
+    return render(
+        request,
+        "scoring/table_totals.html",
+        {**context, "form": form, "field_errors": errors},
+        status=422,
+    )
 
 
 @login_required
