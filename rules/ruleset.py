@@ -479,20 +479,29 @@ def _from_plain(tp: Any, value: Any, path: str, errors: list[FieldError]) -> Any
         allowed = typing.get_args(tp)
         if value not in allowed:
             errors.append(
-                FieldError(here, f"must be one of {', '.join(map(repr, allowed))}", code="choice")
+                FieldError(
+                    here,
+                    f"must be one of {', '.join(map(repr, allowed))}",
+                    code="choice",
+                    params={"allowed": ", ".join(map(str, allowed))},
+                )
             )
         return value
     if origin is tuple:
         (item_tp, _ellipsis) = typing.get_args(tp)
         if not isinstance(value, list | tuple):
-            errors.append(FieldError(here, "must be a list", code="type"))
+            errors.append(
+                FieldError(here, "must be a list", code="type", params={"expected": "list"})
+            )
             return ()
         return tuple(
             _from_plain(item_tp, item, f"{here}[{i}]", errors) for i, item in enumerate(value)
         )
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
-            errors.append(FieldError(here, "must be an object", code="type"))
+            errors.append(
+                FieldError(here, "must be an object", code="type", params={"expected": "object"})
+            )
             return None
         hints = _hints(tp)
         kwargs: dict[str, Any] = {}
@@ -519,15 +528,21 @@ def _from_plain(tp: Any, value: Any, path: str, errors: list[FieldError]) -> Any
             return None
     if tp is bool:
         if not isinstance(value, bool):
-            errors.append(FieldError(here, "must be true or false", code="type"))
+            errors.append(
+                FieldError(here, "must be true or false", code="type", params={"expected": "bool"})
+            )
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            errors.append(FieldError(here, "must be a whole number", code="type"))
+            errors.append(
+                FieldError(here, "must be a whole number", code="type", params={"expected": "int"})
+            )
         return value
     if tp is str:
         if not isinstance(value, str):
-            errors.append(FieldError(here, "must be a string", code="type"))
+            errors.append(
+                FieldError(here, "must be a string", code="type", params={"expected": "str"})
+            )
         return value
     raise TypeError(f"unsupported type {tp!r} at {here}")  # pragma: no cover - programming error
 
@@ -536,75 +551,105 @@ def _check_consistency(rs: Ruleset) -> list[FieldError]:
     """Cross-field checks that make a ruleset playable; returns every problem found."""
     errors: list[FieldError] = []
 
-    def err(field_name: str, message: str) -> None:
-        errors.append(FieldError(field_name, message, code="inconsistent"))
+    def err(field_name: str, message: str, code: str = "inconsistent", **params: object) -> None:
+        errors.append(FieldError(field_name, message, code=code, params=params))
 
     if not rs.id or not isinstance(rs.id, str):
-        err("id", "must be a non-empty string")
+        err("id", "must be a non-empty string", "id")
     if rs.deck_size not in (40, 48):
-        err("deck_size", "a Binokel pack has 40 or 48 cards")
+        err("deck_size", "a Binokel pack has 40 or 48 cards", "deck_size")
         return errors
     if not rs.deals:
-        err("deals", "at least one table size is needed")
+        err("deals", "at least one table size is needed", "no_deals")
     seen: set[int] = set()
     for i, deal in enumerate(rs.deals):
         if deal.seats not in (2, 3, 4):
-            err(f"deals[{i}].seats", "tables have 2, 3 or 4 players")
+            err(f"deals[{i}].seats", "tables have 2, 3 or 4 players", "table_size")
         if deal.seats in seen:
-            err(f"deals[{i}].seats", f"{deal.seats} seats listed twice")
+            err(f"deals[{i}].seats", f"{deal.seats} seats listed twice", "twice", value=deal.seats)
         seen.add(deal.seats)
         if deal.cards_per_player <= 0 or deal.dabb < 0:
-            err(f"deals[{i}]", "cards per player must be positive and the Dabb not negative")
+            err(
+                f"deals[{i}]",
+                "cards per player must be positive and the Dabb not negative",
+                "deal_counts",
+            )
         elif deal.seats * deal.cards_per_player + deal.dabb != rs.deck_size:
             err(
                 f"deals[{i}]",
                 f"{deal.seats}×{deal.cards_per_player} cards + Dabb {deal.dabb} "
                 f"do not make the {rs.deck_size}-card pack",
+                "deal_sum",
+                seats=deal.seats,
+                cards=deal.cards_per_player,
+                dabb=deal.dabb,
+                deck=rs.deck_size,
             )
     if rs.min_bid <= 0 or rs.min_bid % 10:
-        err("min_bid", "must be a positive multiple of 10")
+        err("min_bid", "must be a positive multiple of 10", "tens")
     if rs.bid_step <= 0 or rs.bid_step % 10:
-        err("bid_step", "must be a positive multiple of 10")
+        err("bid_step", "must be a positive multiple of 10", "tens")
     if rs.max_raise is not None and rs.max_raise < rs.bid_step:
-        err("max_raise", "must be at least the bid step")
+        err("max_raise", "must be at least the bid step", "max_raise")
     for name in ("ace", "ten", "king", "ober", "unter", "low"):
         if getattr(rs.card_points, name) < 0:
-            err(f"card_points.{name}", "must not be negative")
+            err(f"card_points.{name}", "must not be negative", "negative")
     if rs.last_trick_bonus < 0:
-        err("last_trick_bonus", "must not be negative")
+        err("last_trick_bonus", "must not be negative", "negative")
     ids: set[str] = set()
     for i, spec in enumerate(rs.melds):
         where = f"melds[{i}]"
         if spec.id in ids:
-            err(f"{where}.id", f"meld id {spec.id!r} used twice")
+            err(f"{where}.id", f"meld id {spec.id!r} used twice", "twice", value=spec.id)
         ids.add(spec.id)
         if spec.points <= 0:
-            err(f"{where}.points", "must be positive")
+            err(f"{where}.points", "must be positive", "positive")
         if spec.suit == "fixed":
             if not spec.cards or spec.ranks:
-                err(where, "a fixed meld lists its cards and no ranks")
+                err(where, "a fixed meld lists its cards and no ranks", "meld_shape")
             for card in spec.cards:
                 try:
                     if parse_card(card) != card:
-                        err(f"{where}.cards", f"{card!r} is not a canonical card code")
+                        err(
+                            f"{where}.cards",
+                            f"{card!r} is not a canonical card code",
+                            "card",
+                            value=card,
+                        )
                     elif card[0] not in rs.ranks:
-                        err(f"{where}.cards", f"{card} is not in a {rs.deck_size}-card pack")
+                        err(
+                            f"{where}.cards",
+                            f"{card} is not in a {rs.deck_size}-card pack",
+                            "not_in_pack",
+                            value=card,
+                            deck=rs.deck_size,
+                        )
                 except ValueError as exc:
-                    err(f"{where}.cards", str(exc))
+                    err(f"{where}.cards", str(exc), "card", value=card)
         else:
             if not spec.ranks or spec.cards:
-                err(where, "a suit or kind meld lists ranks and no cards")
+                err(where, "a suit or kind meld lists ranks and no cards", "meld_shape")
             for rank in spec.ranks:
                 if rank not in RANKS:
-                    err(f"{where}.ranks", f"unknown rank {rank!r}")
+                    err(f"{where}.ranks", f"unknown rank {rank!r}", "card", value=rank)
                 elif rank not in rs.ranks:
-                    err(f"{where}.ranks", f"rank {rank} is not in a {rs.deck_size}-card pack")
+                    err(
+                        f"{where}.ranks",
+                        f"rank {rank} is not in a {rs.deck_size}-card pack",
+                        "not_in_pack",
+                        value=rank,
+                        deck=rs.deck_size,
+                    )
             if any(spec.ranks.count(r) > 2 for r in set(spec.ranks)):
-                err(f"{where}.ranks", "the pack has only two cards of each rank and suit")
+                err(
+                    f"{where}.ranks",
+                    "the pack has only two cards of each rank and suit",
+                    "two_copies",
+                )
     if 4 not in seen and rs.partnerships:
-        err("partnerships", "partnerships need a 4-seat table")
+        err("partnerships", "partnerships need a 4-seat table", "partnerships")
     for name in ("durch", "durch_aufgelegt", "durch_ohne_dabb", "bettel"):
         special = getattr(rs, name)
         if special is not None and (special.won < 0 or special.lost < 0):
-            err(name, "won and lost are points, not negative")
+            err(name, "won and lost are points, not negative", "negative")
     return errors

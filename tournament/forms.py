@@ -1,4 +1,4 @@
-"""Director forms: a new tournament, and registering a player."""
+"""Director forms: a new tournament, registering a player, adjusting a round's seating."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import PRESETS
 
-from .models import Player, Tournament
+from .models import Player, Registration, Table, Tournament
 
 
 class TournamentForm(forms.Form):
@@ -66,3 +66,54 @@ class RegistrationForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["first_name", "last_name", "club", "consent_public"]
+
+
+class SwapForm(forms.Form):
+    """Two start numbers whose seats are exchanged before the round starts."""
+
+    first = forms.IntegerField(label=_("Startnummer"), min_value=1)
+    second = forms.IntegerField(label=_("tauschen mit Startnummer"), min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", _("Bitte zwei verschiedene Startnummern angeben."))
+        return data
+
+    def registrations(self, tournament: Tournament) -> tuple[Registration, Registration]:
+        """The two registrations; raises ``ValidationError`` naming the field of an unknown
+        start number."""
+        found = {
+            r.start_number: r
+            for r in tournament.registrations.filter(
+                start_number__in=[self.cleaned_data["first"], self.cleaned_data["second"]]
+            )
+        }
+        errors = {
+            name: [_("Startnummer %(n)s ist nicht angemeldet.") % {"n": self.cleaned_data[name]}]
+            for name in ("first", "second")
+            if self.cleaned_data[name] not in found
+        }
+        if errors:
+            raise forms.ValidationError(errors)
+        return found[self.cleaned_data["first"]], found[self.cleaned_data["second"]]
+
+
+class TableRolesForm(forms.Form):
+    """First dealer and scorer of one table, chosen among its players."""
+
+    def __init__(self, *args, table: Table, **kwargs):
+        kwargs.setdefault(
+            "initial", {"first_dealer": table.first_dealer, "scorer": table.scorer}
+        )
+        super().__init__(*args, **kwargs)
+        players = [
+            (s.position, f"{s.registration.start_number} {s.registration.player}")
+            for s in table.seats.all()
+        ]
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            label=_("erster Geber"), choices=players, coerce=int
+        )
+        self.fields["scorer"] = forms.TypedChoiceField(
+            label=_("Schreiber"), choices=players, coerce=int
+        )

@@ -23,6 +23,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
+from scoring.messages import ruleset_message
 
 from .models import Player, Registration, Round, Seat, Table, Tournament
 
@@ -51,7 +52,7 @@ def create_tournament(
         try:
             ruleset = PRESETS[preset].with_overrides(overrides) if overrides else PRESETS[preset]
         except RulesetError as exc:
-            errors["overrides"] = [f"{e.field}: {e.message}" for e in exc.errors]
+            errors["overrides"] = [ruleset_message(e) for e in exc.errors]
         if ruleset is not None and 3 not in ruleset.seat_counts:
             errors["preset"] = [
                 _("Dieses Regelwerk kennt keine Dreiertische; Turniere spielen zu dritt.")
@@ -227,6 +228,7 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
 
 
 @transaction.atomic
+@transaction.atomic
 def swap_players(round_: Round, first: Registration, second: Registration) -> None:
     """Exchange the seats of two players before ``round_`` starts.
 
@@ -251,6 +253,34 @@ def swap_players(round_: Round, first: Registration, second: Registration) -> No
     Seat.objects.create(
         table_id=a.table_id, round=round_, registration_id=b_reg, position=a.position
     )
+
+
+@transaction.atomic
+def set_table_roles(table: Table, first_dealer: int, scorer: int) -> None:
+    """Set who deals first and who keeps the score sheet at ``table`` (seat positions).
+
+    Allowed until the round is closed; the first dealer only while no hand of the table is
+    entered (the dealer of every entered game follows from it).  Raises ``ValidationError``
+    naming the field otherwise, or for a position that is not at the table.
+    """
+    table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+    size = table.seats.count()
+    errors: dict[str, list[str]] = {}
+    for name, value in (("first_dealer", first_dealer), ("scorer", scorer)):
+        if not 0 <= value < size:
+            errors[name] = [_("Dieser Platz ist nicht am Tisch.")]
+    if table.round.status == Round.Status.CLOSED:
+        errors.setdefault("__all__", []).append(
+            _("Die Runde ist abgeschlossen; der Tisch kann nicht mehr geändert werden.")
+        )
+    if first_dealer != table.first_dealer and table.hands.exists():
+        errors.setdefault("first_dealer", []).append(
+            _("An diesem Tisch sind schon Spiele erfasst; der erste Geber steht fest.")
+        )
+    if errors:
+        raise ValidationError(errors)
+    table.first_dealer, table.scorer = first_dealer, scorer
+    table.save(update_fields=["first_dealer", "scorer"])
 
 
 def start_round(round_: Round) -> None:

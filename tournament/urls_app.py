@@ -10,4 +10,5 @@ urlpatterns = [
     path(
         "turnier/<int:pk>/anmeldungen/<int:start_number>/abmelden/", views.withdraw, name="withdraw"
     ),
+    path("turnier/<int:pk>/runde/<int:round_number>/plan/", views.round_plan, name="round_plan"),
 ]

@@ -1,4 +1,5 @@
-"""Director pages: create a tournament, register and withdraw players."""
+"""Director pages: create a tournament, register and withdraw players, adjust a round's
+seating (swap two players, first dealer and scorer per table)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import services
-from .forms import RegistrationForm, TournamentForm
-from .models import Tournament
+from .forms import RegistrationForm, SwapForm, TableRolesForm, TournamentForm
+from .models import Round, Tournament
 
 
 def _apply_errors(form, exc: ValidationError) -> None:
+    """Show a service's ``ValidationError`` on ``form``: at its field where it names one of
+    the form's fields, else above the form."""
+    if not hasattr(exc, "error_dict"):
+        for error in exc.messages:
+            form.add_error(None, error)
+        return
     for field, errors in exc.message_dict.items():
         for error in errors:
             form.add_error(field if field in form.fields else None, error)
@@ -82,3 +89,64 @@ def withdraw(request: HttpRequest, pk: int, start_number: int) -> HttpResponse:
     services.withdraw(reg)
     messages.success(request, _("%(name)s ist abgemeldet.") % {"name": reg.player})
     return redirect("tournament:registrations", pk=pk)
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def round_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    """A round's seating: tables with players, first dealer and scorer.  Before the round
+    starts the director can swap two players; until it closes, set dealer and scorer."""
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
+    )
+    tables = list(round_.tables.prefetch_related("seats__registration__player"))
+    swap_form = SwapForm(prefix="swap")
+    roles_forms = {t.pk: TableRolesForm(table=t, prefix=f"t{t.number}") for t in tables}
+    status = 200
+    if request.method == "POST":
+        if "swap-first" in request.POST:
+            swap_form = SwapForm(request.POST, prefix="swap")
+            if swap_form.is_valid():
+                try:
+                    first, second = swap_form.registrations(round_.tournament)
+                    services.swap_players(round_, first, second)
+                except ValidationError as exc:
+                    _apply_errors(swap_form, exc)
+                else:
+                    messages.success(
+                        request,
+                        _("Startnummern %(a)s und %(b)s haben die Plätze getauscht.")
+                        % {"a": first.start_number, "b": second.start_number},
+                    )
+                    return redirect("tournament:round_plan", pk=pk, round_number=round_number)
+        else:
+            table = next((t for t in tables if f"t{t.number}-scorer" in request.POST), None)
+            if table is None:
+                messages.error(request, _("Unbekannter Tisch."))
+                return redirect("tournament:round_plan", pk=pk, round_number=round_number)
+            form = TableRolesForm(request.POST, table=table, prefix=f"t{table.number}")
+            roles_forms[table.pk] = form
+            if form.is_valid():
+                try:
+                    services.set_table_roles(
+                        table, form.cleaned_data["first_dealer"], form.cleaned_data["scorer"]
+                    )
+                except ValidationError as exc:
+                    _apply_errors(form, exc)
+                else:
+                    messages.success(
+                        request, _("Tisch %(n)s geändert.") % {"n": table.number}
+                    )
+                    return redirect("tournament:round_plan", pk=pk, round_number=round_number)
+        status = 422
+    return render(
+        request,
+        "tournament/round_plan.html",
+        {
+            "tournament": round_.tournament,
+            "round": round_,
+            "tables": [(t, roles_forms[t.pk]) for t in tables],
+            "swap_form": swap_form,
+        },
+        status=status,
+    )

@@ -43,8 +43,25 @@ def test_director_creates_a_tournament_with_a_frozen_ruleset(client, director):
     ("change", "field", "words"),
     [
         ({"overrides": "{nope"}, "overrides", "JSON"),
-        ({"overrides": '{"min_bid": 155}'}, "overrides", "min_bid"),
-        ({"overrides": '{"colour": 1}'}, "overrides", "colour"),
+        (
+            {"overrides": '{"min_bid": 155}'},
+            "overrides",
+            "min_bid: muss ein positives Vielfaches von 10 sein.",
+        ),
+        ({"overrides": '{"colour": 1}'}, "overrides", "colour: unbekannter Parameter."),
+        (
+            {"overrides": '{"rounding": "fives"}'},
+            "overrides",
+            "rounding: erlaubt sind: none, tens.",
+        ),
+        ({"overrides": '{"bid_step": "10"}'}, "overrides", "bid_step: muss eine ganze Zahl sein."),
+        (
+            {
+                "overrides": '{"deals": [{"seats": 3, "cards_per_player": 11, "dabb": 4}, {"seats": 4, "cards_per_player": 9, "dabb": 4}]}'
+            },
+            "overrides",
+            "3 × 11 Karten + Dabb 4 ergeben nicht das Blatt mit 40 Karten",
+        ),
         ({"games_per_round": 10}, "games_per_round", "durch 3 teilbar"),
         ({"preset": "partnership-250"}, "preset", "Dreiertische"),
     ],
