@@ -123,3 +123,17 @@ def test_admin_cannot_add_a_tournament_without_freezing_a_ruleset(client, django
     admin = django_user_model.objects.create_superuser("admin", password="pw-admin-123")
     client.force_login(admin)
     assert client.get("/admin/tournament/tournament/add/").status_code == 403
+
+
+def test_load_demo_fills_an_empty_database_once(django_user_model):
+    from django.core.management import call_command
+
+    from scoring.models import Hand
+
+    call_command("load_demo")
+    assert Tournament.objects.count() == 1
+    hands = Hand.objects.count()
+    assert hands > 0
+    assert django_user_model.objects.filter(username__in=["leitung", "schreiber"]).count() == 2
+    call_command("load_demo")  # a second run leaves the data alone
+    assert Tournament.objects.count() == 1 and Hand.objects.count() == hands

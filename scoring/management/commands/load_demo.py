@@ -1,0 +1,21 @@
+"""``manage.py load_demo``: load the demo tournament (fixtures/demo.json) into an empty
+database; does nothing when the database already holds a tournament, so the quick start
+can run again without duplicating or overwriting anything."""
+
+from __future__ import annotations
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from tournament.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Load fixtures/demo.json unless the database already has a tournament."
+
+    def handle(self, *args, **options) -> None:
+        if Tournament.objects.exists():
+            self.stdout.write("Datenbank enthält schon ein Turnier; Demo nicht geladen.")
+            return
+        call_command("loaddata", "fixtures/demo.json", verbosity=0)
+        self.stdout.write("Demo-Turnier geladen.")

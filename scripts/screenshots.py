@@ -1,0 +1,52 @@
+"""Screenshots of the main pages of a running demo server, for the README and reviews.
+
+Usage: ``.venv/bin/python scripts/screenshots.py [BASE_URL] [OUT_DIR]`` with the demo
+(``./scripts/demo``) running; defaults http://127.0.0.1:8000 and docs/screenshots.
+Needs Chromium (Debian package ``chromium``) and Playwright (test extra).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+BASE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
+OUT = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")
+
+# (file, path, login, viewport width, full page)
+PAGES = [
+    ("rangliste", "/turnier/1/", None, 1280, True),
+    ("spieler", "/turnier/1/spieler/7/", None, 390, True),
+    ("beamer", "/turnier/1/beamer/", None, 1920, False),
+    ("uebersicht", "/turnier/1/erfassung/", "schreiber", 1280, True),
+    ("erfassung", "/turnier/1/runde/3/tisch/6/", "schreiber", 1280, True),
+    ("tischplan", "/turnier/1/runde/3/plan/", "leitung", 1280, True),
+]
+PASSWORDS = {"schreiber": "schreiber-demo", "leitung": "leitung-demo"}
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium")
+        for name, path, login, width, full in PAGES:
+            context = browser.new_context(viewport={"width": width, "height": 1000})
+            page = context.new_page()
+            if login:
+                page.goto(f"{BASE}/accounts/login/?next={path}")
+                page.fill("#id_username", login)
+                page.fill("#id_password", PASSWORDS[login])
+                page.keyboard.press("Enter")
+                page.wait_for_url(BASE + path)
+            else:
+                page.goto(BASE + path)
+            page.screenshot(path=str(OUT / f"{name}.png"), full_page=full)
+            print(OUT / f"{name}.png")
+            context.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
