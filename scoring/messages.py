@@ -121,11 +121,13 @@ def ruleset_message(error: FieldError) -> str:
         "deal_counts": lambda: _(
             "Karten je Spieler müssen positiv sein, der Dabb darf nicht negativ sein."
         ),
-        "deal_sum": lambda: _(
-            "%(seats)s × %(cards)s Karten + Dabb %(dabb)s ergeben nicht das Blatt mit "
-            "%(deck)s Karten."
-        )
-        % p,
+        "deal_sum": lambda: (
+            _(
+                "%(seats)s × %(cards)s Karten + Dabb %(dabb)s ergeben nicht das Blatt mit "
+                "%(deck)s Karten."
+            )
+            % p
+        ),
         "tens": lambda: _("muss ein positives Vielfaches von 10 sein."),
         "max_raise": lambda: _("muss mindestens so groß wie die Reizstufe sein."),
         "negative": lambda: _("darf nicht negativ sein."),

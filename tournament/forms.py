@@ -103,9 +103,7 @@ class TableRolesForm(forms.Form):
     """First dealer and scorer of one table, chosen among its players."""
 
     def __init__(self, *args, table: Table, **kwargs):
-        kwargs.setdefault(
-            "initial", {"first_dealer": table.first_dealer, "scorer": table.scorer}
-        )
+        kwargs.setdefault("initial", {"first_dealer": table.first_dealer, "scorer": table.scorer})
         super().__init__(*args, **kwargs)
         players = [
             (s.position, f"{s.registration.start_number} {s.registration.player}")

@@ -134,9 +134,7 @@ def round_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
                 except ValidationError as exc:
                     _apply_errors(form, exc)
                 else:
-                    messages.success(
-                        request, _("Tisch %(n)s geändert.") % {"n": table.number}
-                    )
+                    messages.success(request, _("Tisch %(n)s geändert.") % {"n": table.number})
                     return redirect("tournament:round_plan", pk=pk, round_number=round_number)
         status = 422
     return render(
