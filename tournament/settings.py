@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "simple_history",
     "tournament",
     "scoring",
+    "printing",
 ]
 
 MIDDLEWARE = [

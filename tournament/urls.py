@@ -9,6 +9,7 @@ urlpatterns = [
     path("", scoring_views.home, name="home"),
     path("", include("tournament.urls_app")),
     path("", include("scoring.urls")),
+    path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("django.contrib.auth.urls")),

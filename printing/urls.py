@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import views
+
+app_name = "printing"
+
+urlpatterns = [
+    path(
+        "turnier/<int:pk>/druck/runde/<int:round_number>/spielliste.pdf",
+        views.score_sheets,
+        name="score_sheets",
+    ),
+    path(
+        "turnier/<int:pk>/druck/runde/<int:round_number>/tischplan.pdf",
+        views.table_plan,
+        name="table_plan",
+    ),
+    path("turnier/<int:pk>/druck/rangliste.pdf", views.results, name="results"),
+    path("turnier/<int:pk>/druck/regeln.pdf", views.rules, name="rules"),
+]

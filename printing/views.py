@@ -1,0 +1,68 @@
+"""PDF downloads: score sheets and table plan of a round, results list, rules handout.
+
+Score sheets are the tables' internal record and need the director's permission; the table
+plan, results list and rules handout are public documents (names only with consent).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from tournament.models import Round, Tournament
+
+from .pdfs import results_pdf, rules_pdf, score_sheets_pdf, table_plan_pdf
+
+
+def _pdf(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def _round(pk: int, round_number: int) -> Round:
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
+    )
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def score_sheets(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    """Director: the round's score sheets; ``?leer=1`` for the blank sheets for the tables."""
+    round_ = _round(pk, round_number)
+    filled = request.GET.get("leer") != "1"
+    if not round_.tables.exists():
+        raise Http404(_("Die Runde ist noch nicht ausgelost."))
+    kind = "protokoll" if filled else "leer"
+    return _pdf(score_sheets_pdf(round_, filled), f"spielliste-runde-{round_number}-{kind}.pdf")
+
+
+def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    """The round's table plan for the door."""
+    round_ = _round(pk, round_number)
+    if not round_.tables.exists():
+        raise Http404(_("Die Runde ist noch nicht ausgelost."))
+    return _pdf(table_plan_pdf(round_), f"tischplan-runde-{round_number}.pdf")
+
+
+def results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results list; ``?runde=N`` for one round."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    value = request.GET.get("runde")
+    round_number = None
+    if value:
+        if not value.isdigit() or not 1 <= int(value) <= tournament.rounds:
+            raise Http404(_("Unbekannte Runde"))
+        round_number = int(value)
+    suffix = f"-runde-{round_number}" if round_number else ""
+    return _pdf(results_pdf(tournament, round_number), f"rangliste{suffix}.pdf")
+
+
+def rules(request: HttpRequest, pk: int) -> HttpResponse:
+    """The rules handout; ``?sprache=en`` for English."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    language = "en" if request.GET.get("sprache") == "en" else "de"
+    return _pdf(rules_pdf(tournament, language), f"regeln-{language}.pdf")

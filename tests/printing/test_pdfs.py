@@ -1,0 +1,315 @@
+"""Printed documents: the text of each PDF (pdftotext, Debian poppler-utils), its pages,
+who may download it, and that nothing is fetched from the network."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from datetime import date
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from printing import pdfs
+from printing.render import LocalOnlyFetcher
+from scoring import services as scoring_services
+from tests.conftest import make_tournament
+from tournament.models import Player
+from tournament.services import register
+
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs poppler-utils"),
+]
+
+
+def text_of(pdf: bytes, layout: bool = True) -> str:
+    """The PDF's text: in ``layout`` mode lines keep their columns (tables); otherwise in
+    reading order (two-column prose such as the handout)."""
+    assert pdf.startswith(b"%PDF-")
+    args = ["pdftotext", *(["-layout"] if layout else []), "-", "-"]
+    return subprocess.run(args, input=pdf, capture_output=True, check=True).stdout.decode()
+
+
+def pages(text: str) -> list[str]:
+    """pdftotext ends every page with a form feed."""
+    return text.split("\f")[:-1]
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def hand(number, dealer, declarer=0, bid=300, **kw):
+    melds = kw.pop("melds", {0: 140, 1: 20, 2: 60})
+    tricks = kw.pop("tricks", {0: 175, 1: 30, 2: 45})
+    melds = {(dealer + 1 + i) % 3: v for i, v in enumerate(melds.values())}
+    tricks = {(dealer + 1 + i) % 3: v for i, v in enumerate(tricks.values())}
+    return scoring_services.HandInput(
+        number=number, dealer=dealer, declarer=declarer, bid=bid, outcome="played", trump="H",
+        melds=melds, tricks=tricks, **kw,
+    )  # fmt: skip
+
+
+def three_tables(tournament):
+    round_ = tournament.round_set.get(number=1)
+    return round_, list(round_.tables.order_by("number"))
+
+
+def test_blank_score_sheets_one_page_per_table_with_dealer_rotation(tournament):
+    round_, tables = three_tables(tournament)
+    text = text_of(pdfs.score_sheets_pdf(round_, filled=False))
+    sheet_pages = pages(text)
+    assert len(sheet_pages) == len(tables) == 3
+    for page, table in zip(sheet_pages, tables, strict=True):
+        seats = scoring_services.table_seats(table)
+        assert f"Runde 1 · Tisch {table.number}" in page
+        for seat in seats:
+            assert f"{seat.registration.start_number} {seat.registration.player}" in page
+            assert f"Unterschrift {seat.registration.start_number}" in page
+        first = seats[table.first_dealer].registration
+        assert f"Gibt zuerst {first.start_number} {first.player}" in squash(page)
+        # dealer column by rotation, one row per game (12)
+        rows = re.findall(r"^\s*(\d+)\s+(\d+) Vorname\d+", page, re.M)
+        assert [int(n) for n, _ in rows] == list(range(1, 13))
+        expected = [
+            seats[scoring_services.dealer_for(table, 3, n)].registration.start_number
+            for n in range(1, 13)
+        ]
+        assert [int(s) for _, s in rows] == expected
+        assert "Seite" in page and "Testturnier · 21.11.2026" in page
+
+
+def test_fifteen_games_fit_a_page_and_more_continue_on_a_second(db):
+    fifteen = make_tournament(games_per_round=15)
+    round_ = fifteen.round_set.get(number=1)
+    assert len(pages(text_of(pdfs.score_sheets_pdf(round_, False)))) == 3
+    eighteen = make_tournament(games_per_round=18)
+    round_ = eighteen.round_set.get(number=1)
+    text = text_of(pdfs.score_sheets_pdf(round_, False))
+    assert len(pages(text)) == 6
+    assert "Blatt 2/2" in text
+
+
+def test_filled_sheet_shows_scores_totals_and_marks_corrections(tournament, clerk, director):
+    round_, tables = three_tables(tournament)
+    table = tables[0]
+    size = 3
+    saved, evaluation = scoring_services.save_hand(
+        table,
+        hand(1, scoring_services.dealer_for(table, size, 1), declarer=(table.first_dealer + 1) % 3),
+        clerk,
+    )
+    assert saved is not None, evaluation.errors
+    second, evaluation = scoring_services.save_hand(
+        table,
+        hand(2, scoring_services.dealer_for(table, size, 2), declarer=(table.first_dealer + 2) % 3),
+        clerk,
+    )
+    assert second is not None, evaluation.errors
+    before = list(second.scores)
+    corrected, evaluation = scoring_services.save_hand(
+        table,
+        hand(
+            2,
+            scoring_services.dealer_for(table, size, 2),
+            declarer=(table.first_dealer + 2) % 3,
+            bid=350,
+        ),
+        director,
+        expected_version=1,
+    )
+    assert corrected is not None and corrected.version == 2, evaluation.errors
+    text = text_of(pdfs.score_sheets_pdf(round_, filled=True))
+    page = pages(text)[0]
+    assert "amtliches Protokoll" in page
+    totals = [a + b for a, b in zip(saved.scores, corrected.scores, strict=True)]
+    total_line = next(line for line in page.splitlines() if "Rundensumme" in line)
+    assert [int(x) for x in re.findall(r"-?\d+", total_line)] == totals
+    assert "K = korrigiert:" in page
+    flat = squash(page)
+    assert "Spiel 2: 2. Fassung von director" in flat
+    assert "vorher " + " / ".join(map(str, before)) + " Punkte" in flat
+    # tables without hands still get their page
+    assert len(pages(text)) == 3 and "Noch keine Spiele erfasst." in pages(text)[1]
+
+
+def test_table_plan_names_only_consenting_players(tournament):
+    round_, _tables = three_tables(tournament)
+    text = text_of(pdfs.table_plan_pdf(round_))
+    flat = squash(text)
+    # every third player (3, 6, 9) has not consented
+    for i in range(1, 10):
+        if i % 3:
+            assert f"Vorname{i} Nachname{i} ({i})" in flat
+        else:
+            assert f"Nachname{i}" not in text
+            assert f"Nr. {i} " in flat
+    assert "Nach Tischen" in text and "Nach Namen" in text and "Nach Startnummern" in text
+
+
+def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
+    tournament = make_tournament(players=12)
+    for i in range(200):
+        player = Player.objects.create(
+            first_name=f"Spät{i}", last_name="Nachzügler", consent_public=i % 2 == 0
+        )
+        register(tournament, player, first_round=2)
+    text = text_of(pdfs.results_pdf(tournament))
+    result_pages = pages(text)
+    assert len(result_pages) >= 4
+    for page in result_pages:
+        assert re.search(r"Platz\s+Nr\.\s+Name\s+Verein\s+R1\s+R2\s+R3\s+Gesamt", page)
+    assert "Spät0 Nachzügler" in text and "Spät1 Nachzügler" not in text
+    assert "Vorname3" not in text and "Vorname1 Nachname1" in text
+    assert f"Seite {len(result_pages)} von {len(result_pages)}" in result_pages[-1]
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected", "absent"),
+    [
+        (
+            "club-tournament",
+            [
+                "ab 150 in Schritten von 10",
+                "Acht Könige je 2 × König in jeder Farbe 1000",
+                "auf Zehner gerundet",
+                "Durch ohne Dabb +2000 −2000",
+                "Rundgang",
+                "240 Punkte",
+            ],
+            ["Bettel", "ohne Rundung"],
+        ),
+        (
+            "swabian-traditional",
+            [
+                "48 Karten",
+                "Siebener",
+                "Doppelte Familie",
+                "1500",
+                "Bettel +1000 −1000",
+                "10 Punkte je Spieler am Tisch",
+            ],
+            ["ohne Rundung"],
+        ),
+        (
+            "dabb-app",
+            [
+                "ab 150 in Schritten von 10",
+                "Acht Könige je 2 × König in jeder Farbe 600",
+                "ohne Rundung",
+                "auch wenn schon gestochen wurde",
+                "dazu je 40 Punkte",
+            ],
+            ["Sonderspiele werden vor dem Ausspiel"],
+        ),
+        (
+            "partnership-250",
+            [
+                "ab 250 in Schritten von 10",
+                "höchstens um 20",
+                "Acht Könige je 2 × König in jeder Farbe 800",
+                "kein Dabb",
+                "Den ersten Stich spielt der Spielführer aus",
+                "nur erlaubt, wenn das Gebot höher ist",
+            ],
+            ["auf Zehner gerundet"],
+        ),
+    ],
+)
+def test_each_preset_yields_its_own_handout(preset, expected, absent):
+    from tournament.models import Tournament
+
+    ruleset = __import__("rules").PRESETS[preset]
+    tournament = Tournament(
+        name="Regeltest", date=date(2026, 11, 21), ruleset_json=ruleset.to_dict(),
+        ruleset_fingerprint=ruleset.fingerprint, four_table_mode="kreuz",
+    )  # fmt: skip
+    text = text_of(pdfs.rules_pdf(tournament), layout=False)
+    flat = squash(text)
+    assert 1 <= len(pages(text)) <= 2
+    assert ruleset.fingerprint in flat and ruleset.name_de in flat
+    for words in expected:
+        assert words in flat, words
+    for words in absent:
+        assert words not in flat, words
+
+
+def test_a_parameter_change_shows_up_in_the_handout(db):
+    plain = make_tournament(players=3)
+    changed = make_tournament(
+        players=3, overrides={"min_bid": 200, "lost": {"declarer": {"bid_factor": 3}}}
+    )
+    before = squash(text_of(pdfs.rules_pdf(plain), layout=False))
+    after = squash(text_of(pdfs.rules_pdf(changed), layout=False))
+    assert "ab 150 in Schritten" in before and "ab 200 in Schritten" in after
+    assert "das Doppelte des Reizwerts abgezogen; seine Meldung" in before
+    assert "das 3-fache des Reizwerts abgezogen; seine Meldung" in after
+    assert changed.ruleset_fingerprint in after and plain.ruleset_fingerprint not in after
+    # dealer sits out at four (the tournament's choice) instead of partnerships
+    assert "setzt in jedem Spiel der Geber aus" in before
+
+
+def test_handout_in_english(tournament):
+    text = squash(text_of(pdfs.rules_pdf(tournament, "en"), layout=False))
+    assert "Bidding starts at 150 in steps of 10." in text
+    assert "Page 1 of 2" in text
+    assert "Gereizt" not in text
+
+
+def test_downloads_and_who_may_have_them(client, clerk, director, tournament):
+    sheets = reverse("printing:score_sheets", args=[tournament.pk, 1])
+    public = [
+        reverse("printing:table_plan", args=[tournament.pk, 1]),
+        reverse("printing:results", args=[tournament.pk]) + "?runde=1",
+        reverse("printing:rules", args=[tournament.pk]) + "?sprache=en",
+    ]
+    for url in public:
+        response = client.get(url)
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert client.get(sheets).status_code == 302  # to the login
+    client.force_login(clerk)
+    assert client.get(sheets).status_code == 403
+    client.force_login(director)
+    response = client.get(sheets + "?leer=1")
+    assert response.status_code == 200
+    assert "spielliste-runde-1-leer.pdf" in response["Content-Disposition"]
+    assert client.get(reverse("printing:score_sheets", args=[tournament.pk, 2])).status_code == 404
+    assert (
+        client.get(reverse("printing:results", args=[tournament.pk]) + "?runde=9").status_code
+        == 404
+    )
+
+
+def test_print_round_command_writes_every_document(tournament, tmp_path):
+    call_command("print_round", tournament.pk, 1, out=str(tmp_path))
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(
+        [
+            "spielliste-runde-1-leer.pdf",
+            "spielliste-runde-1-protokoll.pdf",
+            "tischplan-runde-1.pdf",
+            "rangliste-runde-1.pdf",
+            "rangliste.pdf",
+            "regeln-de.pdf",
+            "regeln-en.pdf",
+        ]
+    )
+    assert all(p.read_bytes().startswith(b"%PDF-") for p in tmp_path.iterdir())
+
+
+def test_no_network_fetches():
+    fetcher = LocalOnlyFetcher()
+    with pytest.raises(ValueError):
+        fetcher.fetch("http://127.0.0.1:9/style.css")
+    with pytest.raises(ValueError):
+        fetcher.fetch("https://example.org/font.woff")
+
+
+def test_binokel_cards_are_named_in_each_language(tournament):
+    german = squash(text_of(pdfs.rules_pdf(tournament), layout=False))
+    english = squash(text_of(pdfs.rules_pdf(tournament, "en"), layout=False))
+    assert "Binokel Schippen-Ober + Schellen-Unter 40" in german
+    assert "Binokel Ober of Spades + Unter of Diamonds 40" in english
