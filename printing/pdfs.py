@@ -9,22 +9,32 @@ from django.utils import timezone, translation
 from tournament.models import Round, Tournament
 
 from . import documents, handout
-from .render import render_pdf
+from .render import render_pdf, render_pdf_in_parts, workers
+
+# below this many tables per part, one process is quicker than starting a second
+PARALLEL_FROM_TABLES = 6
 
 
 def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
-    """All score sheets of ``round_`` in one PDF, one table per page."""
+    """All score sheets of ``round_`` in one PDF, one table per page (more with over 15
+    games).  Tables are laid out in parts on the available cores
+    (:func:`printing.render.render_pdf_in_parts`)."""
     tournament = round_.tournament
-    return render_pdf(
+    sheets = documents.score_sheets(round_, filled)
+    base = {
+        "tournament": tournament,
+        "ruleset": tournament.ruleset,
+        "round": round_,
+        "filled": filled,
+        "printed_at": timezone.localtime(),
+    }
+    parts = min(workers(), max(1, len(sheets) // PARALLEL_FROM_TABLES))
+    size = -(-len(sheets) // parts) if sheets else 1
+    chunks = [sheets[i : i + size] for i in range(0, len(sheets), size)] or [[]]
+    return render_pdf_in_parts(
         "printing/score_sheets.html",
-        {
-            "tournament": tournament,
-            "ruleset": tournament.ruleset,
-            "round": round_,
-            "filled": filled,
-            "sheets": documents.score_sheets(round_, filled),
-            "printed_at": timezone.localtime(),
-        },
+        [{**base, "sheets": chunk} for chunk in chunks],
+        [max(1, sum(len(s.pages) for s in chunk)) for chunk in chunks],
     )
 
 

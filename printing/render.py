@@ -5,14 +5,23 @@ read from disk.  Nothing is fetched over the network and the app never requests 
 the URL fetcher allows only ``file:`` and ``data:`` URLs, and the base URL is the static
 directory.  Fonts come from the system (DejaVu Sans, Debian ``fonts-dejavu-core``) and are
 embedded (subset) in the PDF by WeasyPrint.
+
+Long documents made of independent pages (a round's score sheets) can be laid out in parts
+on several processor cores (:func:`render_pdf_in_parts`) and joined with pypdf; page numbers
+run on across the parts.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from io import BytesIO
 from pathlib import Path
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from pypdf import PdfReader, PdfWriter
 from weasyprint import CSS, HTML
 from weasyprint.urls import URLFetcher
 
@@ -37,12 +46,55 @@ def _css() -> CSS:
     return _stylesheet
 
 
+def _write(html: str) -> bytes:
+    """Lay out one HTML document and return the PDF bytes (runs in a worker process too)."""
+    document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=LocalOnlyFetcher())
+    return document.write_pdf(stylesheets=[_css()])
+
+
 def render_pdf(template: str, context: dict) -> bytes:
     """Render ``template`` with ``context`` to PDF bytes (A4, per ``print.css``).
 
-    ``context`` should hold ``tournament`` for the running head; templates may set
-    ``landscape`` to switch the page to A4 landscape.
+    ``context`` should hold ``tournament`` (running head) and ``printed_at`` (footer).
     """
-    html = render_to_string(template, context)
-    document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=LocalOnlyFetcher())
-    return document.write_pdf(stylesheets=[_css()])
+    return _write(render_to_string(template, context))
+
+
+def workers() -> int:
+    """Processes used for :func:`render_pdf_in_parts`: ``PRINT_WORKERS`` from the
+    environment, else the number of processor cores (at least 1)."""
+    value = os.environ.get("PRINT_WORKERS")
+    if value and value.isdigit():
+        return max(1, int(value))
+    return max(1, os.cpu_count() or 1)
+
+
+def render_pdf_in_parts(template: str, contexts: list[dict], page_counts: list[int]) -> bytes:
+    """Render ``template`` once per context, in parallel, and join the parts into one PDF.
+
+    ``page_counts[i]`` is the number of pages part ``i`` will have; each part gets
+    ``page_first`` (the number of its first page) and ``page_total`` (pages in all) so the
+    page numbers in the margin run on across the parts.  With one worker or one part this
+    is a plain :func:`render_pdf`.
+    """
+    total = sum(page_counts)
+    htmls = []
+    first = 1
+    for context, count in zip(contexts, page_counts, strict=True):
+        htmls.append(
+            render_to_string(template, {**context, "page_first": first, "page_total": total})
+        )
+        first += count
+    if len(htmls) == 1:
+        return _write(htmls[0])
+    pool = ProcessPoolExecutor(
+        max_workers=min(len(htmls), workers()), mp_context=multiprocessing.get_context("fork")
+    )
+    with pool:
+        parts = list(pool.map(_write, htmls))
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(PdfReader(BytesIO(part)))
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -313,3 +313,22 @@ def test_binokel_cards_are_named_in_each_language(tournament):
     english = squash(text_of(pdfs.rules_pdf(tournament, "en"), layout=False))
     assert "Binokel Schippen-Ober + Schellen-Unter 40" in german
     assert "Binokel Ober of Spades + Unter of Diamonds 40" in english
+
+
+def test_sheets_laid_out_in_parts_keep_order_and_page_numbers(db, monkeypatch):
+    """With two worker processes the tables are rendered in two parts and joined; the
+    result reads exactly like the one-process document."""
+    from printing import pdfs as pdf_module
+
+    tournament = make_tournament(players=36)  # 12 tables
+    round_ = tournament.round_set.get(number=1)
+    monkeypatch.setenv("PRINT_WORKERS", "1")
+    single = pages(text_of(pdfs.score_sheets_pdf(round_, False)))
+    monkeypatch.setenv("PRINT_WORKERS", "2")
+    monkeypatch.setattr(pdf_module, "PARALLEL_FROM_TABLES", 3)
+    parallel = pages(text_of(pdfs.score_sheets_pdf(round_, False)))
+    assert len(parallel) == len(single) == 12
+    for n, (a, b) in enumerate(zip(single, parallel, strict=True), start=1):
+        assert f"Tisch {n}" in b and f"Seite {n} von 12" in b
+        strip = lambda t: re.sub(r"gedruckt \S+ \S+", "", t)  # noqa: E731
+        assert squash(strip(a)) == squash(strip(b))
