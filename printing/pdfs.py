@@ -13,6 +13,9 @@ from .render import render_pdf, render_pdf_in_parts, workers
 
 # below this many tables per part, one process is quicker than starting a second
 PARALLEL_FROM_TABLES = 6
+PARALLEL_FROM_PAGES = 4
+# rows of the results list per A4 page (with the title on the first page, 8.5 pt type)
+RESULT_ROWS_PER_PAGE = 44
 
 
 def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
@@ -52,15 +55,30 @@ def table_plan_pdf(round_: Round) -> bytes:
 
 
 def results_pdf(tournament: Tournament, round_number: int | None = None) -> bytes:
-    """The results list, overall or for one round (public names)."""
-    return render_pdf(
+    """The results list, overall or for one round (public names): ``RESULT_ROWS_PER_PAGE``
+    rows per A4 page, each page with its own header row; long lists are laid out in parts
+    on the available cores."""
+    data = documents.results_list(tournament, round_number)
+    rows = data.pop("rows")
+    pages = [
+        rows[i : i + RESULT_ROWS_PER_PAGE] for i in range(0, len(rows), RESULT_ROWS_PER_PAGE)
+    ] or [[]]
+    parts = min(workers(), max(1, len(pages) // PARALLEL_FROM_PAGES))
+    size = -(-len(pages) // parts)
+    chunks = [pages[i : i + size] for i in range(0, len(pages), size)]
+    base = {
+        "tournament": tournament,
+        "round_number": round_number,
+        "printed_at": timezone.localtime(),
+        **data,
+    }
+    return render_pdf_in_parts(
         "printing/results.html",
-        {
-            "tournament": tournament,
-            "round_number": round_number,
-            "printed_at": timezone.localtime(),
-            **documents.results_list(tournament, round_number),
-        },
+        [
+            {**base, "pages": chunk, "first_part": i == 0, "last_part": i == len(chunks) - 1}
+            for i, chunk in enumerate(chunks)
+        ],
+        [len(chunk) for chunk in chunks],
     )
 
 

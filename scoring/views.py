@@ -100,10 +100,14 @@ def _fragment_etag(request: HttpRequest, pk: int) -> str:
 def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings table alone, for htmx polling; cached, with an ETag so an unchanged
     table costs a 304."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    round_number = _round_number(tournament, request)
     large = request.GET.get("gross") == "1"
-    response = HttpResponse(_standings_fragment_html(tournament, round_number, large))
+    # A hit needs no database query: keys are only ever stored for a valid round number.
+    html = cache.get(_fragment_key(pk, request.GET.get("runde") or None, large))
+    if html is None:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        round_number = _round_number(tournament, request)
+        html = _standings_fragment_html(tournament, round_number, large)
+    response = HttpResponse(html)
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response
 

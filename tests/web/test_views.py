@@ -180,3 +180,20 @@ def test_german_first_whatever_the_browser_says_english_by_choice(client, tourna
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     html = client.get(url).content.decode()
     assert '<html lang="en">' in html and ">Total<" in html and "Platz" not in html
+
+
+def test_a_cached_fragment_costs_no_query_and_bad_rounds_still_404(
+    client, tournament, django_assert_num_queries
+):
+    url = reverse("scoring:standings_fragment", args=[tournament.pk])
+    first = client.get(url + "?runde=1")
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        again = client.get(url + "?runde=1")
+    assert again.content == first.content
+    assert client.get(url + "?runde=9").status_code == 404
+    assert client.get(url + "?runde=x").status_code == 404
+    assert (
+        client.get(reverse("scoring:standings_fragment", args=[999]) + "?runde=1").status_code
+        == 404
+    )
