@@ -71,6 +71,14 @@ def _fragment_key(tournament_id: int, round_number: int | None, large: bool) -> 
 
 
 def _standings_fragment_html(tournament: Tournament, round_number: int | None, large: bool) -> str:
+    return _standings_fragment_bytes(tournament, round_number, large).decode()
+
+
+def _standings_fragment_bytes(
+    tournament: Tournament, round_number: int | None, large: bool
+) -> bytes:
+    """The rendered standings table as UTF-8, from the cache when it is there (stored as
+    bytes: a polled response is then sent without re-encoding 100 KB of HTML)."""
     key = _fragment_key(tournament.pk, round_number, large)
     html = cache.get(key)
     if html is None:
@@ -85,7 +93,7 @@ def _standings_fragment_html(tournament: Tournament, round_number: int | None, l
                 "large": large,
             },
             request=None,
-        )
+        ).encode()
         cache.set(key, html, PUBLIC_CACHE_SECONDS)
     return html
 
@@ -106,7 +114,7 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     if html is None:
         tournament = get_object_or_404(Tournament, pk=pk)
         round_number = _round_number(tournament, request)
-        html = _standings_fragment_html(tournament, round_number, large)
+        html = _standings_fragment_bytes(tournament, round_number, large)
     response = HttpResponse(html)
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response
