@@ -344,7 +344,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{label:<{width}}" + "".join(f"{v:>{c}}" for v, c in zip(values, cols, strict=True)))
     print(
         f"database: {args.database}; medians over {args.repeat} runs [min–max]; PDFs over "
-        f"{max(1, min(args.repeat, 3))}; wrk: 50 connections, 10 s, 2 gunicorn workers, loopback"
+        f"{max(1, min(args.repeat, 3))}"
+        + ("; wrk: 50 connections, 10 s, 2 gunicorn workers, loopback" if wrk else "")
     )
     print("\nengine (per hand, independent of N):")
     from bench import rules_bench
