@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "simple_history",
+    "axes",
     "tournament",
     "scoring",
     "printing",
@@ -63,7 +65,22 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # last, as django-axes requires: answers a locked-out login attempt
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after 5 failed attempts for one user name from one address
+# that pair is locked for 15 minutes.  Locking by the pair, not by address alone, because a
+# whole venue may share one address behind the club's router.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 ROOT_URLCONF = "tournament.urls"
 
