@@ -163,3 +163,55 @@ def running_totals(hands: list[Hand], size: int) -> list[list[int]]:
         totals = [t + s for t, s in zip(totals, hand.scores, strict=True)]
         out.append(list(totals))
     return out
+
+
+@dataclass
+class HandVersion:
+    """One saved version of a hand: ``version``, who saved it and when, and what changed
+    against the version before (``changes``: ``(field label, old, new)``; empty for the
+    first entry)."""
+
+    version: int
+    user: str
+    when: object
+    scores: list
+    changes: list[tuple[str, object, object]]
+
+
+def hand_history(table: Table) -> dict[int, list[HandVersion]]:
+    """Every version of the table's corrected hands, oldest first, by hand id; one query.
+
+    Uses django-simple-history's records and ``diff_against`` for the changed fields.
+    """
+    records: dict[int, list] = defaultdict(list)
+    corrected = table.hands.filter(version__gt=1).values_list("pk", flat=True)
+    for record in (
+        Hand.history.filter(id__in=list(corrected))
+        .select_related("history_user", "entered_by")
+        .order_by("id", "history_date", "history_id")
+    ):
+        records[record.id].append(record)
+    labels = {
+        f.name: str(f.verbose_name) for f in Hand._meta.get_fields() if hasattr(f, "verbose_name")
+    }
+    out: dict[int, list[HandVersion]] = {}
+    for hand_id, versions in records.items():
+        entries = []
+        for i, record in enumerate(versions):
+            changes = []
+            if i:
+                delta = record.diff_against(
+                    versions[i - 1], excluded_fields=["version", "updated_at", "entered_by"]
+                )
+                changes = [(labels.get(c.field, c.field), c.old, c.new) for c in delta.changes]
+            entries.append(
+                HandVersion(
+                    version=record.version,
+                    user=str(record.history_user or record.entered_by),
+                    when=record.history_date,
+                    scores=record.scores,
+                    changes=changes,
+                )
+            )
+        out[hand_id] = entries
+    return out

@@ -258,6 +258,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None) ->
         "table": table,
         "seats": seats,
         "rows": list(zip(hands, totals, strict=True)),
+        "history": selectors.hand_history(table),
         "form": form,
         "evaluation": evaluation,
         "stale": stale,

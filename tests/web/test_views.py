@@ -197,3 +197,18 @@ def test_a_cached_fragment_costs_no_query_and_bad_rounds_still_404(
         client.get(reverse("scoring:standings_fragment", args=[999]) + "?runde=1").status_code
         == 404
     )
+
+
+def test_table_page_shows_a_corrected_hands_history(client, tournament, clerk, director):
+    client.force_login(clerk)
+    url, table = table_url(tournament)
+    assert client.post(url, form_data(table)).status_code == 302
+    client.force_login(director)
+    response = client.post(url, form_data(table, bid=310, version=1))
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.version == 2 and hand.history.count() == 2
+    page = client.get(url).content.decode()
+    assert "Verlauf: 2 Fassungen" in page
+    assert "Fassung 1 von clerk" in page and "Fassung 2 von director" in page
+    assert "Reizwert 300 → 310" in page
