@@ -259,6 +259,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None) ->
         "seats": seats,
         "rows": list(zip(hands, totals, strict=True)),
         "history": selectors.hand_history(table),
+        "columns": 7 + 2 * len(seats),
         "form": form,
         "evaluation": evaluation,
         "stale": stale,

@@ -212,3 +212,4 @@ def test_table_page_shows_a_corrected_hands_history(client, tournament, clerk, d
     assert "Verlauf: 2 Fassungen" in page
     assert "Fassung 1 von clerk" in page and "Fassung 2 von director" in page
     assert "Reizwert 300 → 310" in page
+    assert f'<tr class="history"><td colspan="{7 + 2 * 3}">' in page  # spans the whole table
