@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import selectors
@@ -115,10 +116,11 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
         running = [0] * size
         corrections: list[str] = []
         for number in range(1, games + 1):
-            dealer = dealer_for(table, size, number)
+            hand = hands_by_table[table.pk].get(number)
+            # an entered hand names its dealer (the clerk may have corrected the rotation)
+            dealer = hand.dealer if hand is not None else dealer_for(table, size, number)
             playing = active_positions(tournament, size, dealer)
             out = next((p for p in range(size) if p not in playing), None)
-            hand = hands_by_table[table.pk].get(number)
             row = SheetRow(
                 number=number, dealer=dealer, dealer_name=names[dealer], sitting_out=out, hand=hand
             )
@@ -176,7 +178,7 @@ def _correction_text(hand: Hand, records: list, names: dict[int, str]) -> str:
         "n": hand.number,
         "v": hand.version,
         "who": who,
-        "when": when.strftime("%d.%m.%Y %H:%M"),
+        "when": timezone.localtime(when).strftime("%d.%m.%Y %H:%M"),
     }
     if previous is not None:
         before = " / ".join(str(s) for s in previous.scores)

@@ -54,9 +54,12 @@ def results(request: HttpRequest, pk: int) -> HttpResponse:
     value = request.GET.get("runde")
     round_number = None
     if value:
-        if not value.isdigit() or not 1 <= int(value) <= tournament.rounds:
+        try:
+            round_number = int(value)
+        except ValueError as exc:
+            raise Http404(_("Unbekannte Runde")) from exc
+        if not 1 <= round_number <= tournament.rounds:
             raise Http404(_("Unbekannte Runde"))
-        round_number = int(value)
     suffix = f"-runde-{round_number}" if round_number else ""
     return _pdf(results_pdf(tournament, round_number), f"rangliste{suffix}.pdf")
 

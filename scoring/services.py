@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
@@ -376,6 +376,18 @@ def save_round_totals(
     if errors:
         return None, errors
     expected_versions = expected_versions or {}
+    try:
+        saved = _store_round_totals(table, seats, entries, user, expected_versions)
+    except IntegrityError as exc:
+        # a first entry of the same table committed meanwhile (nothing to lock before it
+        # existed): the unique constraint refuses the second one; show the current totals
+        raise StaleTotals(table_totals(table, seats), [s.position for s in seats]) from exc
+    return saved, {}
+
+
+def _store_round_totals(table, seats, entries, user, expected_versions) -> list[RoundTotal]:
+    """The write half of :func:`save_round_totals`, in one transaction."""
+    round_ = table.round
     saved: list[RoundTotal] = []
     with transaction.atomic():
         current = {
@@ -412,7 +424,7 @@ def save_round_totals(
                 total.save()
             saved.append(total)
         transaction.on_commit(lambda: invalidate_standings(round_.tournament_id))
-    return saved, {}
+    return saved
 
 
 def _by_position(values, positions: list[int], size: int) -> list[int | None]:

@@ -71,8 +71,8 @@ class RegistrationForm(forms.ModelForm):
 class SwapForm(forms.Form):
     """Two start numbers whose seats are exchanged before the round starts."""
 
-    first = forms.IntegerField(label=_("Startnummer"), min_value=1)
-    second = forms.IntegerField(label=_("tauschen mit Startnummer"), min_value=1)
+    first = forms.IntegerField(label=_("Startnummer"), min_value=1, max_value=99999)
+    second = forms.IntegerField(label=_("tauschen mit Startnummer"), min_value=1, max_value=99999)
 
     def clean(self):
         data = super().clean()

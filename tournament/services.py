@@ -228,7 +228,6 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
 
 
 @transaction.atomic
-@transaction.atomic
 def swap_players(round_: Round, first: Registration, second: Registration) -> None:
     """Exchange the seats of two players before ``round_`` starts.
 

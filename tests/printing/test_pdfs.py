@@ -337,3 +337,39 @@ def test_sheets_laid_out_in_parts_keep_order_and_page_numbers(db, monkeypatch):
         assert f"Tisch {n}" in b and f"Seite {n} von 12" in b
         strip = lambda t: re.sub(r"gedruckt \S+ \S+", "", t)  # noqa: E731
         assert squash(strip(a)) == squash(strip(b))
+
+
+def test_filled_sheet_follows_the_dealer_the_clerk_entered(db, clerk):
+    """At a 4-player table where the dealer sits out, the sheet shows who really sat out."""
+    tournament = make_tournament(players=4)
+    round_ = tournament.round_set.get(number=1)
+    table = round_.tables.get()
+    expected = scoring_services.dealer_for(table, 4, 1)
+    dealer = (expected + 1) % 4  # the clerk corrected the rotation
+    playing = scoring_services.active_positions(tournament, 4, dealer)
+    entry = scoring_services.HandInput(
+        number=1, dealer=dealer, declarer=playing[0], bid=300, outcome="played", trump="H",
+        melds=dict(zip(playing, (140, 20, 60), strict=True)),
+        tricks=dict(zip(playing, (175, 30, 45), strict=True)),
+    )  # fmt: skip
+    hand, evaluation = scoring_services.save_hand(table, entry, clerk)
+    assert hand is not None, evaluation.errors
+    sheets = __import__("printing.documents", fromlist=["x"]).score_sheets(round_, filled=True)
+    (row,) = sheets[0].pages[0]
+    assert row.dealer == dealer and row.sitting_out == dealer
+    assert row.cells[dealer][:2] == ("—", "—")
+    assert [c[2] for c in row.cells] == hand.scores
+
+
+def test_page_head_shows_names_with_special_characters_unescaped(db):
+    tournament = make_tournament(players=3)
+    tournament.name = "Müller & Söhne 'Cup'"
+    tournament.save()
+    text = text_of(pdfs.results_pdf(tournament))
+    assert "Müller & Söhne 'Cup'" in text and "&amp;" not in text
+
+
+def test_odd_round_numbers_are_404_not_500(client, tournament):
+    url = reverse("printing:results", args=[tournament.pk])
+    for value in ("²", "x", "0", "-1", "99999999999999999999"):
+        assert client.get(url + "?runde=" + value).status_code == 404, value

@@ -91,3 +91,10 @@ def test_clerks_and_public_cannot_change_the_plan(client, clerk, tournament, pla
     assert client.post(url, {"t1-first_dealer": 1, "t1-scorer": 1}).status_code == 403
     after = list(Seat.objects.filter(round=planned).values_list("registration_id", "table_id"))
     assert before == after
+
+
+def test_absurd_start_numbers_are_a_field_error(client, director, tournament, planned):
+    client.force_login(director)
+    url = reverse("tournament:round_plan", args=[tournament.pk, 2])
+    response = client.post(url, {"swap-first": "99999999999999999999", "swap-second": 1})
+    assert response.status_code == 422

@@ -136,3 +136,20 @@ def test_closed_round_locks_totals(client, paper, clerk):
     tournament_services.close_round(paper.round_set.get(number=1))
     assert client.post(url, totals_data()).status_code == 403
     assert not RoundTotal.objects.exists()
+
+
+def test_a_first_entry_racing_another_is_refused_as_stale_not_a_500(
+    client, paper, clerk, monkeypatch
+):
+    """Two first entries of one table: the unique constraint stops the second; the clerk
+    gets the 409 page with the current totals, not a server error."""
+    from django.db import IntegrityError
+
+    def racing(*args, **kwargs):
+        raise IntegrityError("one_total_per_player_per_round")
+
+    monkeypatch.setattr(services, "_store_round_totals", racing)
+    client.force_login(clerk)
+    url, _ = three_table(paper)
+    response = client.post(url, totals_data())
+    assert response.status_code == 409
