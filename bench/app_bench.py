@@ -33,14 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.rules_bench import _percentile
+
 ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_DB = "binokel_bench"
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _summary(values: list[float]) -> dict:

@@ -9,7 +9,7 @@ from django.utils import timezone, translation
 from tournament.models import Round, Tournament
 
 from . import documents, handout
-from .render import render_pdf, render_pdf_in_parts, workers
+from .render import render_pdf, render_pdf_in_parts, split_into_parts
 
 # below this many tables per part, one process is quicker than starting a second
 PARALLEL_FROM_TABLES = 6
@@ -31,9 +31,7 @@ def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
         "filled": filled,
         "printed_at": timezone.localtime(),
     }
-    parts = min(workers(), max(1, len(sheets) // PARALLEL_FROM_TABLES))
-    size = -(-len(sheets) // parts) if sheets else 1
-    chunks = [sheets[i : i + size] for i in range(0, len(sheets), size)] or [[]]
+    chunks = split_into_parts(sheets, PARALLEL_FROM_TABLES)
     return render_pdf_in_parts(
         "printing/score_sheets.html",
         [{**base, "sheets": chunk} for chunk in chunks],
@@ -63,9 +61,7 @@ def results_pdf(tournament: Tournament, round_number: int | None = None) -> byte
     pages = [
         rows[i : i + RESULT_ROWS_PER_PAGE] for i in range(0, len(rows), RESULT_ROWS_PER_PAGE)
     ] or [[]]
-    parts = min(workers(), max(1, len(pages) // PARALLEL_FROM_PAGES))
-    size = -(-len(pages) // parts)
-    chunks = [pages[i : i + size] for i in range(0, len(pages), size)]
+    chunks = split_into_parts(pages, PARALLEL_FROM_PAGES)
     base = {
         "tournament": tournament,
         "round_number": round_number,

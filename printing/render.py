@@ -69,6 +69,15 @@ def workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def split_into_parts(items: list, min_per_part: int) -> list[list]:
+    """``items`` in consecutive chunks, one per worker (:func:`workers`), but none with
+    fewer than ``min_per_part`` items (then fewer chunks): below that, starting another
+    process costs more than it saves.  Always at least one chunk."""
+    parts = min(workers(), max(1, len(items) // min_per_part))
+    size = max(1, -(-len(items) // parts))
+    return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
+
+
 def render_pdf_in_parts(template: str, contexts: list[dict], page_counts: list[int]) -> bytes:
     """Render ``template`` once per context, in parallel, and join the parts into one PDF.
 

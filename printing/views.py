@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from scoring.views import round_number_param
 from tournament.models import Round, Tournament
 
 from .pdfs import results_pdf, rules_pdf, score_sheets_pdf, table_plan_pdf
@@ -51,15 +52,7 @@ def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
 def results(request: HttpRequest, pk: int) -> HttpResponse:
     """The results list; ``?runde=N`` for one round."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    value = request.GET.get("runde")
-    round_number = None
-    if value:
-        try:
-            round_number = int(value)
-        except ValueError as exc:
-            raise Http404(_("Unbekannte Runde")) from exc
-        if not 1 <= round_number <= tournament.rounds:
-            raise Http404(_("Unbekannte Runde"))
+    round_number = round_number_param(tournament, request)
     suffix = f"-runde-{round_number}" if round_number else ""
     return _pdf(results_pdf(tournament, round_number), f"rangliste{suffix}.pdf")
 

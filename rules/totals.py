@@ -23,6 +23,7 @@ from .cards import SUITS, make_deck
 from .errors import FieldError, InvalidInput
 from .melds import best_meld
 from .ruleset import Ruleset
+from .scoring import _int
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def check_round_total(
     if seats not in ruleset.seat_counts:
         raise ValueError(f"the ruleset has no table of {seats}")
     errors: list[FieldError] = []
-    if not _whole(points):
+    if not _int(points):
         errors.append(FieldError("points", "points must be a whole number", code="type"))
     else:
         assert isinstance(points, int)
@@ -138,7 +139,7 @@ def check_round_total(
             )
     counts: dict[str, int] = {}
     for name, value in (("won", won), ("lost", lost)):
-        if not _whole(value):
+        if not _int(value):
             errors.append(FieldError(name, f"{name} must be a whole number", code="type"))
         elif value < 0:  # type: ignore[operator]
             errors.append(FieldError(name, f"{name} must not be negative", code="negative"))
@@ -163,7 +164,3 @@ def validate_round_total(
     errors = check_round_total(ruleset, seats, games, points, won, lost)
     if errors:
         raise InvalidInput(errors)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

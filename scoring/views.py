@@ -37,7 +37,9 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"tournaments": Tournament.objects.all()})
 
 
-def _round_number(tournament: Tournament, request: HttpRequest) -> int | None:
+def round_number_param(tournament: Tournament, request: HttpRequest) -> int | None:
+    """The round chosen with ``?runde=N`` (``None`` for none); raises ``Http404`` for
+    anything that is not one of the tournament's rounds."""
     value = request.GET.get("runde")
     if not value:
         return None
@@ -53,7 +55,7 @@ def _round_number(tournament: Tournament, request: HttpRequest) -> int | None:
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """Public standings page; its table refreshes itself every 10 s (htmx)."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_number = _round_number(tournament, request)
+    round_number = round_number_param(tournament, request)
     return render(
         request,
         "scoring/standings.html",
@@ -113,7 +115,7 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     html = cache.get(_fragment_key(pk, request.GET.get("runde") or None, large))
     if html is None:
         tournament = get_object_or_404(Tournament, pk=pk)
-        round_number = _round_number(tournament, request)
+        round_number = round_number_param(tournament, request)
         html = _standings_fragment_bytes(tournament, round_number, large)
     response = HttpResponse(html)
     response["Cache-Control"] = "max-age=0, must-revalidate"
@@ -123,7 +125,7 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
     """Standings for the projector: large type, scrolling by itself, no controls."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    round_number = _round_number(tournament, request)
+    round_number = round_number_param(tournament, request)
     return render(
         request,
         "scoring/projector.html",
@@ -140,7 +142,7 @@ def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     if not TableExport.is_valid_format(fmt) or fmt not in ("csv", "xlsx"):
         raise Http404(_("Unbekanntes Format"))
-    round_number = _round_number(tournament, request)
+    round_number = round_number_param(tournament, request)
     rows = selectors.standings(tournament, round_number, public=True)
     table = StandingsTable.for_tournament(rows, tournament, round_number)
     RequestConfig(request, paginate=False).configure(table)
