@@ -86,22 +86,12 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
     ):
         seats_by_table[seat.table_id].append(seat)
     hands_by_table: dict[int, dict[int, Hand]] = defaultdict(dict)
-    history: dict[int, list] = defaultdict(list)
+    history: dict[int, list[selectors.HandVersion]] = {}
     if filled:
-        for hand in Hand.objects.filter(table__round=round_).select_related("entered_by"):
+        hands = Hand.objects.filter(table__round=round_)
+        for hand in hands.select_related("entered_by"):
             hands_by_table[hand.table_id][hand.number] = hand
-        corrected = [
-            h.pk
-            for by_number in hands_by_table.values()
-            for h in by_number.values()
-            if h.version > 1
-        ]
-        for record in (
-            Hand.history.filter(id__in=corrected)
-            .select_related("history_user")
-            .order_by("id", "history_date")
-        ):
-            history[record.id].append(record)
+        history = selectors.hand_history(hands)
 
     sheets = []
     for table in tables:
@@ -139,7 +129,7 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
                 ]
                 if hand.version > 1:
                     row.corrected = True
-                    corrections.append(_correction_text(hand, history[hand.pk], names))
+                    corrections.append(_correction_text(hand, history.get(hand.pk, [])))
             rows.append(row)
         entered = [r for r in rows if r.hand is not None]
         if filled:
@@ -168,12 +158,12 @@ def _outcome_text(hand: Hand, names: dict[int, str]) -> str:
     return text
 
 
-def _correction_text(hand: Hand, records: list, names: dict[int, str]) -> str:
+def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
     """ "Spiel 3: 2. Fassung von X am …; vorher Punkte a / b / c"."""
-    previous = records[-2] if len(records) >= 2 else None
-    latest = records[-1] if records else None
-    who = latest.history_user if latest and latest.history_user else hand.entered_by
-    when = latest.history_date if latest else hand.updated_at
+    previous = versions[-2] if len(versions) >= 2 else None
+    latest = versions[-1] if versions else None
+    who = latest.user if latest else hand.entered_by
+    when = latest.when if latest else hand.updated_at
     text = _("Spiel %(n)s: %(v)s. Fassung von %(who)s, %(when)s") % {
         "n": hand.number,
         "v": hand.version,

@@ -178,13 +178,14 @@ class HandVersion:
     changes: list[tuple[str, object, object]]
 
 
-def hand_history(table: Table) -> dict[int, list[HandVersion]]:
-    """Every version of the table's corrected hands, oldest first, by hand id; one query.
+def hand_history(hands) -> dict[int, list[HandVersion]]:
+    """Every version of the corrected ones among ``hands`` (a queryset: a table's hands
+    on its page, a round's for the score sheets), oldest first, by hand id; one query.
 
     Uses django-simple-history's records and ``diff_against`` for the changed fields.
     """
     records: dict[int, list] = defaultdict(list)
-    corrected = table.hands.filter(version__gt=1).values_list("pk", flat=True)
+    corrected = hands.filter(version__gt=1).values_list("pk", flat=True)
     for record in (
         Hand.history.filter(id__in=list(corrected))
         .select_related("history_user", "entered_by")

@@ -260,7 +260,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None) ->
         "table": table,
         "seats": seats,
         "rows": list(zip(hands, totals, strict=True)),
-        "history": selectors.hand_history(table),
+        "history": selectors.hand_history(table.hands.all()),
         "columns": 7 + 2 * len(seats),
         "form": form,
         "evaluation": evaluation,
