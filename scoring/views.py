@@ -353,11 +353,12 @@ def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
     form = RoundTotalsForm(request.POST, seats=seats)
     form.is_valid()
     errors = {name: list(msgs) for name, msgs in form.errors.items()}
-    parse_failed = set(errors)
-    for name, msgs in services.check_totals(table, form.to_inputs(), seats).items():
-        if name not in parse_failed:
-            errors.setdefault(name, []).extend(msgs)
-    if not errors:
+    if errors:
+        # show the plausibility problems of what did parse beside the parsing errors
+        for name, msgs in services.check_totals(table, form.to_inputs(), seats).items():
+            if name not in form.errors:
+                errors.setdefault(name, []).extend(msgs)
+    else:  # the service checks plausibility itself before it writes
         try:
             _saved, errors = services.save_round_totals(
                 table, form.to_inputs(), request.user, form.expected_versions()
