@@ -34,6 +34,8 @@ class SheetRow:
 
     ``cells`` per table position: ``(meld, tricks, score, running total)`` as printed
     (``None`` = blank, ``"—"`` = sits out); ``dealer`` is the dealer's position.
+    ``corrected``: saved more than once; ``adjusted``: changed by the director after the
+    round was closed (marked "N", Nachtrag).
     """
 
     number: int
@@ -45,6 +47,7 @@ class SheetRow:
     outcome: str = ""
     cells: list[tuple] = field(default_factory=list)
     corrected: bool = False
+    adjusted: bool = False
 
 
 @dataclass
@@ -91,7 +94,7 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
         hands = Hand.objects.filter(table__round=round_)
         for hand in hands.select_related("entered_by"):
             hands_by_table[hand.table_id][hand.number] = hand
-        history = selectors.hand_history(hands)
+        history = selectors.hand_history(hands, closed_at=round_.closed_at)
 
     sheets = []
     for table in tables:
@@ -127,9 +130,11 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
                     else (hand.melds[p], tricks[p], hand.scores[p], running[p])
                     for p in range(size)
                 ]
-                if hand.version > 1:
-                    row.corrected = True
-                    corrections.append(_correction_text(hand, history.get(hand.pk, [])))
+                versions = history.get(hand.pk, [])
+                row.adjusted = any(v.adjustment for v in versions)
+                if hand.version > 1 or row.adjusted:
+                    row.corrected = hand.version > 1
+                    corrections.append(_correction_text(hand, versions))
             rows.append(row)
         entered = [r for r in rows if r.hand is not None]
         if filled:
@@ -159,7 +164,8 @@ def _outcome_text(hand: Hand, names: dict[int, str]) -> str:
 
 
 def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
-    """ "Spiel 3: 2. Fassung von X am …; vorher Punkte a / b / c"."""
+    """ "Spiel 3: 2. Fassung von X am …; vorher a / b / c Punkte; Nachtrag der
+    Turnierleitung: <reason>"."""
     previous = versions[-2] if len(versions) >= 2 else None
     latest = versions[-1] if versions else None
     who = latest.user if latest else hand.entered_by
@@ -173,6 +179,12 @@ def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
     if previous is not None:
         before = " / ".join(str(s) for s in previous.scores)
         text += "; " + _("vorher %(before)s Punkte") % {"before": before}
+    if latest is not None and latest.adjustment:
+        text += "; " + _("Nachtrag der Turnierleitung nach Rundenschluss: %(reason)s") % {
+            "reason": latest.reason
+        }
+    elif latest is not None and latest.reason:
+        text += "; " + _("Grund: %(reason)s") % {"reason": latest.reason}
     return text
 
 

@@ -14,10 +14,21 @@ from rules import Ruleset
 from tournament.models import Seat
 
 from .models import Hand
-from .services import HandInput, TotalInput
+from .services import HandInput, PlayCheck, TotalInput
 
 OUTCOME_LABELS = dict(Hand.Outcome.choices)
 WON_CHOICES = [("", "—"), ("1", _("gewonnen")), ("0", _("verloren"))]
+
+
+def reason_field() -> forms.CharField:
+    """The "why" of a correction: optional while the round runs, required (by the service)
+    for the director's adjustment after it is closed; kept in the entry's history."""
+    return forms.CharField(
+        label=_("Grund der Korrektur"),
+        required=False,
+        max_length=300,
+        widget=forms.TextInput(attrs={"size": 40}),
+    )
 
 
 class HandForm(forms.Form):
@@ -25,7 +36,7 @@ class HandForm(forms.Form):
 
     Field names: ``number``, ``dealer``, ``declarer``, ``bid``, ``trump``, ``outcome``,
     ``melds_<position>``, ``tricks_<position>``, ``won``, ``penalty_type``,
-    ``penalty_seat``, ``version`` (for corrections).
+    ``penalty_seat``, ``version`` (for corrections), ``reason`` (why it was corrected).
     """
 
     number = forms.IntegerField(label=_("Spiel"), min_value=1, widget=forms.HiddenInput)
@@ -87,6 +98,7 @@ class HandForm(forms.Form):
             empty_value=None,
             required=False,
         )
+        self.fields["reason"] = reason_field()
 
     def seat_fields(self):
         """``(seat, melds field, tricks field)`` per seat, for the template."""
@@ -171,6 +183,7 @@ class RoundTotalsForm(forms.Form):
             self.fields[f"version_{seat.position}"] = forms.IntegerField(
                 required=False, widget=forms.HiddenInput
             )
+        self.fields["reason"] = reason_field()
 
     def rows(self):
         """``(seat, points, won, lost, version)`` bound fields per seat, for the template."""
@@ -212,3 +225,86 @@ class RoundTotalsForm(forms.Form):
             initial[f"lost_{pos}"] = total.games_lost
             initial[f"version_{pos}"] = total.version
         return initial
+
+
+class RulingForm(forms.Form):
+    """The director's ruling on a dispute at one table: the game, what was claimed, the
+    decision and its consequence (a penalty the engine then scores, or none).  The rules
+    and the hand's state are checked by :func:`scoring.services.record_ruling`."""
+
+    def __init__(self, *args, seats: list[Seat], games: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.fields["hand_number"] = forms.TypedChoiceField(
+            label=_("Spiel"), choices=[(str(n), str(n)) for n in range(1, games + 1)], coerce=int
+        )
+        self.fields["claim"] = forms.CharField(
+            label=_("Beanstandung"),
+            max_length=2000,
+            widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+            help_text=_("Wer hat was beanstandet?"),
+        )
+        self.fields["decision"] = forms.CharField(
+            label=_("Entscheidung"),
+            max_length=2000,
+            widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        )
+        self.fields["consequence"] = forms.ChoiceField(
+            label=_("Folge"),
+            choices=[("", _("keine Strafe")), *Hand.PenaltyType.choices[1:]],
+            required=False,
+        )
+        self.fields["offender"] = forms.TypedChoiceField(
+            label=_("betroffener Spieler"),
+            choices=[
+                ("", "—"),
+                *[
+                    (str(s.position), f"{s.registration.start_number} {s.registration.player}")
+                    for s in seats
+                ],
+            ],
+            coerce=int,
+            empty_value=None,
+            required=False,
+        )
+
+
+def _card_list(value: str) -> list[str]:
+    return [c for c in value.replace(",", " ").upper().split() if c]
+
+
+class PlayCheckForm(forms.Form):
+    """The revoke checker: trump, the trick so far, the player's hand and the card played,
+    cards as codes separated by spaces or commas (GLOSSARY: rank then suit, ``AH``)."""
+
+    trump = forms.ChoiceField(
+        label=_("Trumpf"), choices=[("", _("ohne Trumpf")), *Hand.Trump.choices], required=False
+    )
+    trick = forms.CharField(
+        label=_("Karten im Stich (Ausspiel zuerst)"),
+        required=False,
+        max_length=100,
+        widget=forms.TextInput(attrs={"placeholder": "AH TH", "autocapitalize": "characters"}),
+    )
+    hand = forms.CharField(
+        label=_("Hand des Spielers (vor dem Ausspielen)"),
+        max_length=200,
+        widget=forms.TextInput(
+            attrs={"placeholder": "KH QS AC TC", "size": 40, "autocapitalize": "characters"}
+        ),
+    )
+    card = forms.CharField(
+        label=_("gespielte Karte"),
+        max_length=5,
+        widget=forms.TextInput(attrs={"placeholder": "AC", "autocapitalize": "characters"}),
+    )
+
+    def to_question(self):
+        """The cleaned data as a :class:`scoring.services.PlayCheck` (after ``is_valid()``)."""
+        data = self.cleaned_data
+        return PlayCheck(
+            trump=data.get("trump") or "",
+            trick=_card_list(data.get("trick") or ""),
+            hand=_card_list(data.get("hand") or ""),
+            card=(data.get("card") or "").strip().upper(),
+        )

@@ -85,6 +85,22 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
         return _("Dieser Platz ist nicht am Tisch.")
     if code == "choice":
         return _("Ungültige Auswahl.")
+    if code == "card":
+        return _("Kein Kartencode (Rang, dann Farbe, z. B. AH, TC, 9S).")
+    if code == "not_in_pack":
+        return _("Diese Karte gibt es im Blatt mit %(deck)s Karten nicht.") % {
+            "deck": ruleset.deck_size
+        }
+    if code == "copies":
+        return _("Jede Karte gibt es nur zweimal im Blatt.")
+    if code == "too_many":
+        return _("Zu viele Karten.")
+    if code == "not_in_hand":
+        return _("Die gespielte Karte muss in der Hand sein.")
+    if code == "empty":
+        return _("Bitte die Karten der Hand angeben.")
+    if code == "trump":
+        return _("Bitte eine Trumpffarbe wählen.")
     if code == "type":
         return (
             _("Bitte eine ganze Zahl eingeben.")

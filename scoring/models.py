@@ -17,13 +17,53 @@ from simple_history.models import HistoricalRecords
 from tournament.models import Registration, Round, Table, Tournament
 
 
-class Hand(models.Model):
+def _confirmation_constraint(prefix: str) -> models.CheckConstraint:
+    """Confirmer and time of confirmation are set together or not at all."""
+    return models.CheckConstraint(
+        condition=models.Q(confirmed_by__isnull=True, confirmed_at__isnull=True)
+        | models.Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+        name=f"{prefix}_confirmed_by_and_at",
+    )
+
+
+def _confirmer_differs_constraint(prefix: str) -> models.CheckConstraint:
+    """Nobody confirms their own entry (FIELD-NOTES: enterer and confirmer differ)."""
+    return models.CheckConstraint(
+        condition=models.Q(confirmed_by__isnull=True)
+        | ~models.Q(confirmed_by=models.F("entered_by")),
+        name=f"{prefix}_confirmer_not_enterer",
+    )
+
+
+class Confirmable(models.Model):
+    """Fields of an entry a second account confirms (tournaments with confirmation):
+    ``confirmed_by``/``confirmed_at`` are set together, never to the enterer (constraints
+    in each model's Meta), and cleared by the next correction."""
+
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("bestätigt von"),
+    )
+    confirmed_at = models.DateTimeField(_("bestätigt am"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Hand(Confirmable):
     """One game at one table, as the clerk entered it, with the engine's verdict.
 
     Per-seat lists (``melds``, ``tricks``, ``scores``) are indexed by table position
     (0 … 3); at a 4-player table where the dealer sits out, the dealer's entries are
     ``null`` in ``melds``/``tricks`` and 0 in ``scores``.  Points are game points.
-    ``version`` grows with every save (optimistic concurrency).
+    ``version`` grows with every save (optimistic concurrency).  ``confirmed_by`` is the
+    second account that confirmed this version (tournaments with confirmation); a correction
+    clears it.  The reason for a correction (required once the round is closed) is kept as
+    the history record's change reason.
     """
 
     class Outcome(models.TextChoices):
@@ -75,9 +115,21 @@ class Hand(models.Model):
         ordering = ["table", "number"]
         verbose_name = _("Spiel")
         verbose_name_plural = _("Spiele")
+        permissions = [
+            ("correct_closed_round", _("Einträge abgeschlossener Runden korrigieren")),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="unique_hand_number"),
             models.CheckConstraint(condition=models.Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=models.Q(dealer__lt=4, declarer__lt=4), name="hand_seats_0_3"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(penalty_seat__isnull=True) | models.Q(penalty_seat__lt=4),
+                name="hand_penalty_seat_0_3",
+            ),
+            _confirmation_constraint("hand"),
+            _confirmer_differs_constraint("hand"),
         ]
 
     def __str__(self) -> str:
@@ -106,7 +158,7 @@ class SeatScore(models.Model):
         indexes = [models.Index(fields=["tournament", "registration", "round_number"])]
 
 
-class RoundTotal(models.Model):
+class RoundTotal(Confirmable):
     """A player's round total typed from a paper sheet (entry mode "totals")."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="totals")
@@ -118,7 +170,10 @@ class RoundTotal(models.Model):
     games_lost = models.PositiveSmallIntegerField(_("verlorene Spiele"), default=0)
     version = models.PositiveIntegerField(default=1)
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("erfasst von"),
     )
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()
@@ -129,5 +184,57 @@ class RoundTotal(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["round", "registration"], name="one_total_per_player_per_round"
-            )
+            ),
+            _confirmation_constraint("roundtotal"),
+            _confirmer_differs_constraint("roundtotal"),
         ]
+
+
+class Ruling(models.Model):
+    """A director's ruling on a dispute at a table: the game it concerns, what was claimed,
+    the decision, and its consequence.  A consequence other than "none" is a penalty on the
+    hand (Verwerfen by ``offender``, or a misdiscard by the declarer) that the service
+    applies to the stored hand, so the rules engine scores it; ``hand_version`` is the
+    hand's version that carries it.  ``offender`` is a table position (0 … 3)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="rulings")
+    hand_number = models.PositiveSmallIntegerField(_("Spiel"))
+    hand = models.ForeignKey(
+        Hand, on_delete=models.PROTECT, related_name="rulings", null=True, blank=True
+    )
+    claim = models.TextField(_("Beanstandung"), max_length=2000)
+    decision = models.TextField(_("Entscheidung"), max_length=2000)
+    consequence = models.CharField(
+        _("Folge"), max_length=20, choices=Hand.PenaltyType, blank=True, default=""
+    )
+    offender = models.PositiveSmallIntegerField(_("betroffener Spieler"), null=True, blank=True)
+    hand_version = models.PositiveIntegerField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("entschieden von"),
+    )
+    decided_at = models.DateTimeField(_("entschieden am"), auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "hand_number", "decided_at"]
+        verbose_name = _("Entscheidung")
+        verbose_name_plural = _("Entscheidungen")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(hand_number__gte=1), name="ruling_hand_number_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(consequence="")
+                | models.Q(offender__isnull=False, offender__lt=4, hand__isnull=False),
+                name="ruling_penalty_names_offender_and_hand",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Entscheidung zu %(table)s, Spiel %(number)s") % {
+            "table": self.table,
+            "number": self.hand_number,
+        }

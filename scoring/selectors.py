@@ -24,7 +24,8 @@ class StandingRow:
     ``rank`` is shared on equal points (FIELD-NOTES: no tie-break); ``rounds`` holds the
     points per round (``None`` where nothing was entered); ``won``/``lost`` count games won
     and lost as declarer; ``fee`` is the lost-game fee in EUR (``None`` if the tournament
-    charges none).  ``name`` and ``club`` are empty for players without consent when the
+    charges none); ``provisional`` counts the player's entries in running rounds that still
+    await confirmation (only counted when the tournament confirms entries and marks them).  ``name`` and ``club`` are empty for players without consent when the
     rows are made for the public.
     """
 
@@ -39,6 +40,7 @@ class StandingRow:
     fee: Decimal | None
     registration_id: int
     public: bool = True
+    provisional: int = 0
     extra: dict = field(default_factory=dict)
 
 
@@ -56,25 +58,44 @@ def standings(
     scores = SeatScore.objects.filter(tournament=tournament)
     if round_number is not None:
         scores = scores.filter(round_number=round_number)
-    for row in scores.values("registration_id", "round_number").annotate(
-        points=Sum("points"),
-        won=Count("id", filter=Q(declarer=True, declarer_won=True)),
-        lost=Count("id", filter=Q(declarer=True, declarer_won=False)),
-    ):
+    provisional: dict[int, int] = defaultdict(int)
+    mark = tournament.confirmation_required and tournament.mark_unconfirmed
+    counts = {
+        "points": Sum("points"),
+        "won": Count("id", filter=Q(declarer=True, declarer_won=True)),
+        "lost": Count("id", filter=Q(declarer=True, declarer_won=False)),
+    }
+    if mark:
+        counts["open"] = Count(
+            "id",
+            filter=Q(
+                hand__confirmed_by__isnull=True, hand__table__round__status=Round.Status.RUNNING
+            ),
+        )
+    for row in scores.values("registration_id", "round_number").annotate(**counts):
         reg = row["registration_id"]
         per_round[reg][row["round_number"]] = row["points"]
         won[reg] += row["won"]
         lost[reg] += row["lost"]
+        provisional[reg] += row.get("open", 0)
     totals = RoundTotal.objects.filter(round__tournament=tournament)
     if round_number is not None:
         totals = totals.filter(round__number=round_number)
     for row in totals.values(
-        "registration_id", "round__number", "points", "games_won", "games_lost"
+        "registration_id",
+        "round__number",
+        "round__status",
+        "points",
+        "games_won",
+        "games_lost",
+        "confirmed_by_id",
     ):
         reg = row["registration_id"]
         per_round[reg][row["round__number"]] = row["points"]
         won[reg] += row["games_won"]
         lost[reg] += row["games_lost"]
+        if mark and row["confirmed_by_id"] is None and row["round__status"] == Round.Status.RUNNING:
+            provisional[reg] += 1
 
     numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
     rows: list[StandingRow] = []
@@ -100,6 +121,7 @@ def standings(
                 fee=fee,
                 registration_id=reg.pk,
                 public=consent,
+                provisional=provisional[reg.pk],
             )
         )
     rows.sort(key=lambda r: (-r.total, r.start_number))
@@ -110,12 +132,14 @@ def standings(
 
 @dataclass
 class TableProgress:
-    """Entry progress of one table: ``entered`` of ``games`` hands."""
+    """Entry progress of one table: ``entered`` of ``games`` hands (in paper mode: round
+    totals of players), ``unconfirmed`` of them not yet confirmed by a second account."""
 
     table: Table
     players: list[Registration]
     entered: int
     games: int
+    unconfirmed: int = 0
 
     @property
     def complete(self) -> bool:
@@ -127,26 +151,34 @@ class TableProgress:
 
 
 def round_progress(round_: Round) -> list[TableProgress]:
-    """Every table of ``round_`` with its players and how many hands are in."""
+    """Every table of ``round_`` with its players, how many entries are in and how many of
+    them are unconfirmed; a fixed number of queries."""
     tables = list(
-        round_.tables.annotate(entered=Count("hands")).prefetch_related(
-            "seats__registration__player"
-        )
+        round_.tables.annotate(
+            entered=Count("hands"),
+            unconfirmed=Count("hands", filter=Q(hands__confirmed_by__isnull=True)),
+        ).prefetch_related("seats__registration__player")
     )
     if round_.tournament.entry_mode == Tournament.EntryMode.TOTALS:
-        entered_regs = set(round_.totals.values_list("registration_id", flat=True))
-        return [
-            TableProgress(
-                t,
-                [s.registration for s in t.seats.all()],
-                sum(1 for s in t.seats.all() if s.registration_id in entered_regs),
-                t.seats.count(),
+        confirmed = dict(round_.totals.values_list("registration_id", "confirmed_by_id"))
+        progress = []
+        for t in tables:
+            seats = list(t.seats.all())
+            entered = [s for s in seats if s.registration_id in confirmed]
+            progress.append(
+                TableProgress(
+                    t,
+                    [s.registration for s in seats],
+                    len(entered),
+                    len(seats),
+                    sum(1 for s in entered if confirmed[s.registration_id] is None),
+                )
             )
-            for t in tables
-        ]
+        return progress
     games = round_.tournament.games_per_round
     return [
-        TableProgress(t, [s.registration for s in t.seats.all()], t.entered, games) for t in tables
+        TableProgress(t, [s.registration for s in t.seats.all()], t.entered, games, t.unconfirmed)
+        for t in tables
     ]
 
 
@@ -169,41 +201,58 @@ def running_totals(hands: list[Hand], size: int) -> list[list[int]]:
 class HandVersion:
     """One saved version of a hand: ``version``, who saved it and when, and what changed
     against the version before (``changes``: ``(field label, old, new)``; empty for the
-    first entry)."""
+    first entry).  ``reason`` is the reason given with the save; ``adjustment`` says it
+    was saved after the round was closed (a director's adjustment); ``confirmed_by`` names
+    the second account that confirmed this version, if any."""
 
     version: int
     user: str
     when: object
     scores: list
     changes: list[tuple[str, object, object]]
+    reason: str = ""
+    adjustment: bool = False
+    confirmed_by: str = ""
 
 
-def hand_history(hands) -> dict[int, list[HandVersion]]:
-    """Every version of the corrected ones among ``hands`` (a queryset: a table's hands
-    on its page, a round's for the score sheets), oldest first, by hand id; one query.
+def hand_history(hands, closed_at=None) -> dict[int, list[HandVersion]]:
+    """Every version of the corrected ones among ``hands`` (a queryset of one round's
+    hands: a table's on its page, the round's for the score sheets), oldest first, by hand
+    id; one query.  ``closed_at`` is when the round was closed (``None`` while it runs): a
+    hand saved after it is listed even at its first version, as an adjustment.
 
-    Uses django-simple-history's records and ``diff_against`` for the changed fields.
+    Uses django-simple-history's records (``history_change_reason`` holds the reason) and
+    ``diff_against`` for the changed fields; a record that only confirms a version is folded
+    into that version's ``confirmed_by``.
     """
     records: dict[int, list] = defaultdict(list)
-    corrected = hands.filter(version__gt=1).values_list("pk", flat=True)
+    listed = Q(version__gt=1)
+    if closed_at is not None:
+        listed |= Q(updated_at__gt=closed_at)
+    corrected = hands.filter(listed).values_list("pk", flat=True)
     for record in (
         Hand.history.filter(id__in=list(corrected))
-        .select_related("history_user", "entered_by")
+        .select_related("history_user", "entered_by", "confirmed_by")
         .order_by("id", "history_date", "history_id")
     ):
         records[record.id].append(record)
     labels = {
         f.name: str(f.verbose_name) for f in Hand._meta.get_fields() if hasattr(f, "verbose_name")
     }
+    ignored = ["version", "updated_at", "entered_by", "confirmed_by", "confirmed_at"]
     out: dict[int, list[HandVersion]] = {}
     for hand_id, versions in records.items():
-        entries = []
-        for i, record in enumerate(versions):
+        entries: list[HandVersion] = []
+        previous = None
+        for record in versions:
+            if previous is not None and record.version == previous.version:
+                # the same version saved again: a confirmation (or its removal)
+                entries[-1].confirmed_by = str(record.confirmed_by or "")
+                previous = record
+                continue
             changes = []
-            if i:
-                delta = record.diff_against(
-                    versions[i - 1], excluded_fields=["version", "updated_at", "entered_by"]
-                )
+            if previous is not None:
+                delta = record.diff_against(previous, excluded_fields=ignored)
                 changes = [(labels.get(c.field, c.field), c.old, c.new) for c in delta.changes]
             entries.append(
                 HandVersion(
@@ -212,7 +261,11 @@ def hand_history(hands) -> dict[int, list[HandVersion]]:
                     when=record.history_date,
                     scores=record.scores,
                     changes=changes,
+                    reason=record.history_change_reason or "",
+                    adjustment=closed_at is not None and record.history_date > closed_at,
+                    confirmed_by=str(record.confirmed_by or ""),
                 )
             )
+            previous = record
         out[hand_id] = entries
     return out

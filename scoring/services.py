@@ -14,15 +14,18 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
+from rules.play import play_request
 from rules.scoring import SPECIAL_OUTCOMES
 from rules.totals import check_round_total
 from tournament.models import Round, Seat, Table, Tournament
+from tournament.services import lock_round
 
 from .messages import engine_message
-from .models import Hand, RoundTotal, SeatScore
+from .models import Hand, RoundTotal, Ruling, SeatScore
 
 
 @dataclass
@@ -203,24 +206,32 @@ def save_hand(
     entry: HandInput,
     user,
     expected_version: int | None = None,
+    reason: str = "",
 ) -> tuple[Hand | None, Evaluation]:
     """Validate, score and store one hand of ``table`` in one transaction.
 
     A new game number creates the hand; an existing one is a correction and requires
     ``expected_version`` to match the stored version (else :class:`StaleEntry` is
-    raised, carrying the current hand).  Returns ``(hand, evaluation)``; ``hand`` is ``None``
-    and nothing is written when the evaluation has errors.  Raises ``PermissionError`` when
-    the round is not running.
+    raised, carrying the current hand).  ``reason`` is kept as the history record's change
+    reason; once the round is closed it is required (an error on ``reason``) and only an
+    account with ``scoring.correct_closed_round`` (the director) may write: the change is
+    then an adjustment.  A correction clears a confirmation.  Returns ``(hand,
+    evaluation)``; ``hand`` is ``None`` and nothing is written when the evaluation has
+    errors.  Raises ``PermissionError`` when the round has not started, is closed and
+    ``user`` may not adjust it, or the tournament enters round totals.
     """
     round_: Round = table.round
     tournament = round_.tournament
-    _check_writable(round_, Tournament.EntryMode.HANDS)
+    check_writable(round_, Tournament.EntryMode.HANDS, user)
     seats = table_seats(table)
     evaluation = evaluate(tournament, len(seats), entry)
     if entry.number < 1 or entry.number > tournament.games_per_round:
         evaluation.errors.setdefault("number", []).append(
             _("Spielnummer muss zwischen 1 und %(n)s liegen.") % {"n": tournament.games_per_round}
         )
+    reason = (reason or "").strip()
+    if round_.status == Round.Status.CLOSED and not reason:
+        evaluation.errors.setdefault("reason", []).append(_reason_required_message())
     if not evaluation.ok:
         return None, evaluation
     assert evaluation.record is not None and evaluation.score is not None
@@ -243,34 +254,138 @@ def save_hand(
         "scores": [evaluation.scores[p] for p in range(len(seats))],
         "declarer_won": evaluation.score.declarer_won,
     }
-    with transaction.atomic():
-        hand = Hand.objects.select_for_update().filter(table=table, number=entry.number).first()
-        if hand is None:
-            hand = Hand.objects.create(table=table, number=entry.number, entered_by=user, **values)
-        else:
-            if expected_version is None or expected_version != hand.version:
-                raise StaleEntry(hand)
-            for key, value in values.items():
-                setattr(hand, key, value)
-            hand.version += 1
-            hand.entered_by = user
-            hand.save()
-        _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
-        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    try:
+        with transaction.atomic():
+            hand = _write_hand(table, entry.number, values, user, expected_version, reason)
+            _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
+            transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    except IntegrityError as exc:
+        # the same new game number committed meanwhile by another clerk
+        current = Hand.objects.filter(table=table, number=entry.number).first()
+        if current is None:
+            raise
+        raise StaleEntry(current) from exc
     return hand, evaluation
 
 
-def _check_writable(round_: Round, mode: str) -> None:
-    """Raise ``PermissionError`` unless ``round_`` is running and its tournament enters
-    results in ``mode`` (``hands`` or ``totals``)."""
-    if round_.status != Round.Status.RUNNING:
-        raise PermissionError(_("Die Runde läuft nicht; Einträge sind gesperrt."))
+def _reason_required_message() -> str:
+    return _("Die Runde ist abgeschlossen: bitte den Grund der Korrektur angeben.")
+
+
+def _write_hand(table, number, values, user, expected_version, reason) -> Hand:
+    """Create or correct the hand ``number`` of ``table`` (inside a transaction), after
+    locking the round and re-checking, under the lock, that it may be written."""
+    round_ = lock_round(table.round_id)
+    check_writable(round_, Tournament.EntryMode.HANDS, user)
+    if round_.status == Round.Status.CLOSED and not reason:
+        raise PermissionError(_reason_required_message())
+    hand = Hand.objects.select_for_update().filter(table=table, number=number).first()
+    if hand is None:
+        hand = Hand(table=table, number=number, entered_by=user, **values)
+        hand._change_reason = reason or None
+        hand.save()
+        return hand
+    if expected_version is None or expected_version != hand.version:
+        raise StaleEntry(hand)
+    for key, value in values.items():
+        setattr(hand, key, value)
+    hand.version += 1
+    hand.entered_by = user
+    hand.confirmed_by = None
+    hand.confirmed_at = None
+    hand._change_reason = reason or None
+    hand.save()
+    return hand
+
+
+def check_writable(round_: Round, mode: str, user=None) -> None:
+    """Raise ``PermissionError`` unless ``user`` may write entries of ``round_`` in
+    ``mode`` (``hands`` or ``totals``): the round runs, or it is closed and ``user`` has
+    ``scoring.correct_closed_round`` (the director's adjustment); and the tournament
+    enters results in ``mode``."""
+    if round_.status == Round.Status.PLANNED:
+        raise PermissionError(_("Die Runde hat noch nicht begonnen; Einträge sind gesperrt."))
+    if round_.status == Round.Status.CLOSED and not (
+        user is not None and user.has_perm("scoring.correct_closed_round")
+    ):
+        raise PermissionError(
+            _("Die Runde ist abgeschlossen; nur die Turnierleitung kann noch korrigieren.")
+        )
     if round_.tournament.entry_mode != mode:
         raise PermissionError(
             _("Dieses Turnier erfasst Rundensummen, keine einzelnen Spiele.")
             if mode == Tournament.EntryMode.HANDS
             else _("Dieses Turnier erfasst einzelne Spiele, keine Rundensummen.")
         )
+
+
+class ConfirmationRefused(Exception):
+    """A confirmation that may not be given (own entry, nothing to confirm, or the
+    tournament does not confirm entries); ``str()`` is the message for the user."""
+
+
+def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
+    """Confirm ``hand`` at the version ``user`` looked at (tournaments with
+    ``confirmation_required``; FIELD-NOTES: the confirmer is never the enterer).
+
+    The confirmation is kept in the hand's history; the version does not change, a later
+    correction clears it.  Raises :class:`StaleEntry` when the hand changed since it was
+    loaded, :class:`ConfirmationRefused` for the own entry or an already confirmed one, and
+    ``PermissionError`` when the round may not be written by ``user``.
+    """
+    with transaction.atomic():
+        round_ = lock_round(hand.table.round_id)
+        tournament = round_.tournament
+        check_writable(round_, tournament.entry_mode, user)
+        if not tournament.confirmation_required:
+            raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
+        current = Hand.objects.select_for_update().select_related("entered_by").get(pk=hand.pk)
+        if current.version != expected_version:
+            raise StaleEntry(current)
+        if current.entered_by_id == user.pk:
+            raise ConfirmationRefused(
+                _("Die eigene Eingabe kann nicht bestätigt werden; das macht ein zweites Konto.")
+            )
+        if current.confirmed_by_id is not None:
+            raise ConfirmationRefused(_("Spiel %(n)s ist schon bestätigt.") % {"n": current.number})
+        current.confirmed_by = user
+        current.confirmed_at = timezone.now()
+        current._change_reason = _("bestätigt")
+        current.save(update_fields=["confirmed_by", "confirmed_at", "updated_at"])
+        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    return current
+
+
+def confirm_table_totals(table: Table, user, expected_versions: dict[int, int | None]) -> int:
+    """Confirm every unconfirmed round total of ``table`` (paper mode) at the versions
+    ``user`` looked at (``expected_versions``: table position → version).  Returns how many
+    were confirmed.  Raises :class:`StaleTotals` when one changed meanwhile,
+    :class:`ConfirmationRefused` when one of them was entered by ``user`` or none is left
+    to confirm, ``PermissionError`` as :func:`check_writable`."""
+    seats = table_seats(table)
+    with transaction.atomic():
+        round_ = lock_round(table.round_id)
+        tournament = round_.tournament
+        check_writable(round_, tournament.entry_mode, user)
+        if not tournament.confirmation_required:
+            raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
+        current = _locked_totals(round_, seats)
+        if changed := _changed_positions(current, seats, expected_versions):
+            raise StaleTotals(table_totals(table, seats), changed)
+        open_ = [t for t in current.values() if t.confirmed_by_id is None]
+        if not open_:
+            raise ConfirmationRefused(_("Hier ist nichts mehr zu bestätigen."))
+        if any(t.entered_by_id == user.pk for t in open_):
+            raise ConfirmationRefused(
+                _("Die eigene Eingabe kann nicht bestätigt werden; das macht ein zweites Konto.")
+            )
+        now = timezone.now()
+        for total in open_:
+            total.confirmed_by, total.confirmed_at = user, now
+            total._change_reason = _("bestätigt")
+            total.save(update_fields=["confirmed_by", "confirmed_at", "updated_at"])
+        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    return len(open_)
 
 
 @dataclass
@@ -359,25 +474,30 @@ def save_round_totals(
     entries: dict[int, TotalInput],
     user,
     expected_versions: dict[int, int | None] | None = None,
+    reason: str = "",
 ) -> tuple[list[RoundTotal] | None, dict[str, list[str]]]:
     """Check and store the round totals of every player at ``table`` in one transaction.
 
     ``expected_versions`` maps positions to the version the clerk loaded (``None`` for a
     total not yet entered); a mismatch raises :class:`StaleTotals` and writes nothing.  A
-    changed total gets a new version, kept in its history; an unchanged one is left alone.
-    Returns ``(totals, errors)``; ``totals`` is ``None`` and nothing is written when
-    ``errors`` is not empty.  Raises ``PermissionError`` unless the round is running and
-    the tournament enters round totals.
+    changed total gets a new version, kept in its history with ``reason`` and loses its
+    confirmation; an unchanged one is left alone.  Once the round is closed ``reason`` is
+    required and only the director may write (as :func:`save_hand`).  Returns ``(totals,
+    errors)``; ``totals`` is ``None`` and nothing is written when ``errors`` is not empty.
+    Raises ``PermissionError`` as :func:`check_writable`.
     """
     round_ = table.round
-    _check_writable(round_, Tournament.EntryMode.TOTALS)
+    check_writable(round_, Tournament.EntryMode.TOTALS, user)
     seats = table_seats(table)
     errors = check_totals(table, entries, seats)
+    reason = (reason or "").strip()
+    if round_.status == Round.Status.CLOSED and not reason:
+        errors.setdefault("reason", []).append(_reason_required_message())
     if errors:
         return None, errors
     expected_versions = expected_versions or {}
     try:
-        saved = _store_round_totals(table, seats, entries, user, expected_versions)
+        saved = _store_round_totals(table, seats, entries, user, expected_versions, reason)
     except IntegrityError as exc:
         # a first entry of the same table committed meanwhile (nothing to lock before it
         # existed): the unique constraint refuses the second one; show the current totals
@@ -385,24 +505,16 @@ def save_round_totals(
     return saved, {}
 
 
-def _store_round_totals(table, seats, entries, user, expected_versions) -> list[RoundTotal]:
+def _store_round_totals(table, seats, entries, user, expected_versions, reason) -> list[RoundTotal]:
     """The write half of :func:`save_round_totals`, in one transaction."""
-    round_ = table.round
     saved: list[RoundTotal] = []
     with transaction.atomic():
-        current = {
-            t.registration_id: t
-            for t in RoundTotal.objects.select_for_update().filter(
-                round=round_, registration_id__in=[s.registration_id for s in seats]
-            )
-        }
-        changed = [
-            seat.position
-            for seat in seats
-            if (getattr(current.get(seat.registration_id), "version", None))
-            != expected_versions.get(seat.position)
-        ]
-        if changed:
+        round_ = lock_round(table.round_id)
+        check_writable(round_, Tournament.EntryMode.TOTALS, user)
+        if round_.status == Round.Status.CLOSED and not reason:
+            raise PermissionError(_reason_required_message())
+        current = _locked_totals(round_, seats)
+        if changed := _changed_positions(current, seats, expected_versions):
             raise StaleTotals(table_totals(table, seats), changed)
         for seat in seats:
             entry = entries[seat.position]
@@ -413,18 +525,46 @@ def _store_round_totals(table, seats, entries, user, expected_versions) -> list[
             }
             total = current.get(seat.registration_id)
             if total is None:
-                total = RoundTotal.objects.create(
+                total = RoundTotal(
                     round=round_, registration_id=seat.registration_id, entered_by=user, **values
                 )
+                total._change_reason = reason or None
+                total.save()
             elif any(getattr(total, k) != v for k, v in values.items()):
                 for key, value in values.items():
                     setattr(total, key, value)
                 total.version += 1
                 total.entered_by = user
+                total.confirmed_by = None
+                total.confirmed_at = None
+                total._change_reason = reason or None
                 total.save()
             saved.append(total)
         transaction.on_commit(lambda: invalidate_standings(round_.tournament_id))
     return saved
+
+
+def _locked_totals(round_: Round, seats: list[Seat]) -> dict[int, RoundTotal]:
+    """The stored round totals of ``seats``' players, locked, by registration id."""
+    return {
+        t.registration_id: t
+        for t in RoundTotal.objects.select_for_update().filter(
+            round=round_, registration_id__in=[s.registration_id for s in seats]
+        )
+    }
+
+
+def _changed_positions(
+    current: dict[int, RoundTotal], seats: list[Seat], expected_versions: dict[int, int | None]
+) -> list[int]:
+    """Positions whose stored total is not at the version the clerk loaded (``None``: the
+    clerk saw no total and there is one now)."""
+    return [
+        s.position
+        for s in seats
+        if getattr(current.get(s.registration_id), "version", None)
+        != expected_versions.get(s.position)
+    ]
 
 
 def _by_position(values, positions: list[int], size: int) -> list[int | None]:
@@ -453,3 +593,154 @@ def _rebuild_seat_scores(
         for seat in seats
         if seat.position in positions
     )
+
+
+# ------------------------------------------------------------------ director rulings
+
+
+def hand_input_from(hand: Hand, **changes) -> HandInput:
+    """The stored ``hand`` as a :class:`HandInput` (positions as stored), with ``changes``
+    applied — e.g. a penalty a ruling adds."""
+    values = {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "declarer": hand.declarer,
+        "bid": hand.bid,
+        "outcome": hand.outcome,
+        "trump": hand.trump,
+        "melds": dict(enumerate(hand.melds or [])),
+        "tricks": dict(enumerate(hand.tricks or [])),
+        "won": hand.won,
+        "penalty_type": hand.penalty_type,
+        "penalty_seat": hand.penalty_seat,
+    }
+    values.update(changes)
+    return HandInput(**values)
+
+
+def record_ruling(
+    table: Table,
+    *,
+    hand_number: int,
+    claim: str,
+    decision: str,
+    consequence: str,
+    offender: int | None,
+    user,
+) -> tuple[Ruling | None, dict[str, list[str]]]:
+    """Record a director's ruling on a dispute at ``table`` and apply its consequence.
+
+    ``consequence`` is ``""`` (the ruling changes no score), ``"verwerfen"`` (revoke by the
+    player at table position ``offender``) or ``"falsch-druecken"`` (misdiscard by the
+    declarer).  A penalty is set on the stored hand ``hand_number`` and the hand is scored
+    again by the rules engine under the tournament's ruleset (seed texts: "Verwerfen",
+    "Falsch drücken"), as a correction whose reason is the decision; the engine's
+    objections (e.g. the ruleset has no such penalty, only the declarer can misdiscard) come
+    back as errors on ``consequence``/``offender``.  Ruling and corrected hand are stored in
+    one transaction.  Returns ``(ruling, errors)``; ``ruling`` is ``None`` and nothing is
+    written when ``errors`` is not empty.  Raises ``PermissionError`` as
+    :func:`check_writable` (a closed round only by the director).
+    """
+    round_ = table.round
+    tournament = round_.tournament
+    check_writable(round_, tournament.entry_mode, user)
+    errors: dict[str, list[str]] = {}
+    if not 1 <= hand_number <= tournament.games_per_round:
+        errors["hand_number"] = [
+            _("Spielnummer muss zwischen 1 und %(n)s liegen.") % {"n": tournament.games_per_round}
+        ]
+        return None, errors
+    claim, decision = claim.strip(), decision.strip()
+    if not claim:
+        errors["claim"] = [_("Bitte angeben, was beanstandet wurde.")]
+    if not decision:
+        errors["decision"] = [_("Bitte die Entscheidung angeben.")]
+    hand = Hand.objects.filter(table=table, number=hand_number).first()
+    if consequence:
+        if tournament.entry_mode != Tournament.EntryMode.HANDS:
+            errors.setdefault("consequence", []).append(
+                _("Im Papiermodus wird die Strafe auf dem Spielblatt eingetragen.")
+            )
+        elif hand is None:
+            errors.setdefault("hand_number", []).append(
+                _("Spiel %(n)s ist noch nicht erfasst; bitte zuerst das Spiel eintragen.")
+                % {"n": hand_number}
+            )
+        if offender is None:
+            errors.setdefault("offender", []).append(_("Bitte den Spieler angeben."))
+    elif offender is not None:
+        errors.setdefault("offender", []).append(
+            _("Ohne Strafe wird kein Spieler bestraft; bitte Folge wählen oder Feld leeren.")
+        )
+    if errors:
+        return None, errors
+    with transaction.atomic():
+        if consequence:
+            assert hand is not None
+            entry = hand_input_from(hand, penalty_type=consequence, penalty_seat=offender)
+            saved, evaluation = save_hand(
+                table,
+                entry,
+                user,
+                expected_version=hand.version,
+                reason=_("Entscheidung der Turnierleitung: %(d)s") % {"d": decision},
+            )
+            if saved is None:
+                for name, messages in evaluation.errors.items():
+                    slot = {"penalty_type": "consequence", "penalty_seat": "offender"}.get(
+                        name, "__all__"
+                    )
+                    errors.setdefault(slot, []).extend(messages)
+                return None, errors
+            hand = saved
+        ruling = Ruling.objects.create(
+            table=table,
+            hand_number=hand_number,
+            hand=hand,
+            claim=claim,
+            decision=decision,
+            consequence=consequence,
+            offender=offender,
+            hand_version=hand.version if hand is not None else None,
+            decided_by=user,
+        )
+    return ruling, {}
+
+
+@dataclass
+class PlayCheck:
+    """A revoke question as typed: trump letter (``""`` = no trump: Durch, Bettel), the
+    cards already in the trick (lead first), the player's hand, the card played; cards as
+    lists of codes (GLOSSARY: rank then suit, e.g. ``AH``)."""
+
+    trump: str
+    trick: list[str]
+    hand: list[str]
+    card: str
+
+
+def judge_play(tournament: Tournament, question: PlayCheck):
+    """Judge a play for a revoke (Verwerfen) ruling with the rules engine
+    (:func:`rules.play.play_request`; obligations from the ruleset's play rules).
+
+    Returns ``(verdict, errors)``: a :class:`rules.play.PlayVerdict`, or ``None`` with
+    form field (``trump``, ``trick``, ``hand``, ``card``) → German messages.
+    """
+    ruleset = tournament.ruleset
+    try:
+        verdict = play_request(
+            ruleset, question.trump or None, question.trick, question.hand, question.card
+        )
+    except InvalidInput as exc:
+        errors: dict[str, list[str]] = {}
+        lists = {"trick": question.trick, "hand": question.hand}
+        for error in exc.errors:
+            name = error.field.split("[")[0]
+            message = engine_message(error, ruleset)
+            if "[" in error.field and name in lists:
+                index = int(error.field.split("[")[1].rstrip("]"))
+                message = f"{lists[name][index]}: {message}"
+            if message not in errors.get(name, []):
+                errors.setdefault(name, []).append(message)
+        return None, errors
+    return verdict, {}

@@ -12,7 +12,8 @@ from .selectors import StandingRow
 
 class StandingsTable(tables.Table):
     """Standings: place, start number, name, club, points per round, total, games won and
-    lost as declarer, and the lost-game fee when the tournament charges one."""
+    lost as declarer, the lost-game fee when the tournament charges one, and the number of
+    unconfirmed entries when the tournament confirms entries and marks them."""
 
     rank = tables.Column(verbose_name=_("Platz"), attrs={"td": {"class": "num"}})
     start_number = tables.Column(verbose_name=_("Nr."), attrs={"td": {"class": "num"}})
@@ -49,6 +50,17 @@ class StandingsTable(tables.Table):
             extra.append(
                 ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs={"td": {"class": "num"}}))
             )
+        marked = tournament.confirmation_required and tournament.mark_unconfirmed
+        if marked:
+            extra.append(
+                (
+                    "provisional",
+                    tables.Column(
+                        verbose_name=_("unbestätigt"),
+                        attrs={"td": {"class": "num provisional"}},
+                    ),
+                )
+            )
         for row in rows:
             item = {
                 "rank": row.rank,
@@ -59,6 +71,7 @@ class StandingsTable(tables.Table):
                 "won": row.won,
                 "lost": row.lost,
                 "fee": row.fee,
+                "provisional": row.provisional or "",
             }
             for n, points in zip(numbers, row.rounds, strict=True):
                 item[f"r{n}"] = "" if points is None else points
@@ -75,4 +88,6 @@ class StandingsTable(tables.Table):
         ]
         if tournament.lost_game_fee is not None:
             sequence.append("fee")
+        if marked:
+            sequence.append("provisional")
         return cls(data, extra_columns=extra, sequence=sequence)

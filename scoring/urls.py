@@ -22,6 +22,17 @@ urlpatterns = [
         name="validate",
     ),
     path(
+        "turnier/<int:pk>/runde/<int:round_number>/tisch/<int:table_number>/bestaetigen/",
+        views.confirm_entry,
+        name="confirm",
+    ),
+    path(
+        "turnier/<int:pk>/runde/<int:round_number>/tisch/<int:table_number>/entscheidung/",
+        views.ruling,
+        name="ruling",
+    ),
+    path("turnier/<int:pk>/stichpruefung/", views.play_check, name="play_check"),
+    path(
         "turnier/<int:pk>/runde/<int:round_number>/<str:action>/",
         views.round_action,
         name="round_action",

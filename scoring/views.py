@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import condition, require_POST
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
@@ -26,7 +27,8 @@ from tournament import services as tournament_services
 from tournament.models import Round, Table, Tournament
 
 from . import selectors, services
-from .forms import HandForm, RoundTotalsForm
+from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
+from .models import Hand
 from .tables import StandingsTable
 
 PUBLIC_CACHE_SECONDS = 10
@@ -250,17 +252,36 @@ def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
     return errors
 
 
-def _table_context(table: Table, form: HandForm, evaluation=None, stale=None) -> dict:
+def _entry_state(user, round_: Round) -> dict:
+    """What ``user`` may do with ``round_``'s entries, for the templates: write (a running
+    round, or a closed one for the director, with a reason), confirm, record rulings."""
+    closed = round_.status == Round.Status.CLOSED
+    can_write = round_.status == Round.Status.RUNNING or (
+        closed and user.has_perm("scoring.correct_closed_round")
+    )
+    return {
+        "can_write": can_write,
+        "round_closed": closed,
+        "can_confirm": round_.tournament.confirmation_required
+        and round_.status == Round.Status.RUNNING
+        and user.has_perm("scoring.change_hand"),
+        "can_rule": user.has_perm("scoring.add_ruling") and round_.status != Round.Status.PLANNED,
+    }
+
+
+def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, user=None) -> dict:
     seats = form.seats
     hands = selectors.table_hands(table)
     totals = selectors.running_totals(hands, len(seats))
     tournament = table.round.tournament
     return {
+        **(_entry_state(user, table.round) if user is not None else {}),
         "tournament": tournament,
         "table": table,
         "seats": seats,
         "rows": list(zip(hands, totals, strict=True)),
-        "history": selectors.hand_history(table.hands.all()),
+        "history": selectors.hand_history(table.hands.all(), closed_at=table.round.closed_at),
+        "rulings": list(table.rulings.select_related("decided_by")),
         "columns": 7 + 2 * len(seats),
         "form": form,
         "evaluation": evaluation,
@@ -288,7 +309,11 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
             entry = form.to_input()
             try:
                 hand, evaluation = services.save_hand(
-                    table, entry, request.user, expected_version=form.cleaned_data.get("version")
+                    table,
+                    entry,
+                    request.user,
+                    expected_version=form.cleaned_data.get("version"),
+                    reason=form.cleaned_data.get("reason") or "",
                 )
             except services.StaleEntry as exc:
                 current = exc.hand
@@ -304,7 +329,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
                 return render(
                     request,
                     "scoring/table.html",
-                    _table_context(table, form, stale=current),
+                    _table_context(table, form, stale=current, user=request.user),
                     status=409,
                 )
             except PermissionError as exc:
@@ -317,11 +342,17 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
                     "scoring:table", pk=pk, round_number=round_number, table_number=table_number
                 )
             return render(
-                request, "scoring/table.html", _table_context(table, form, evaluation), status=422
+                request,
+                "scoring/table.html",
+                _table_context(table, form, evaluation, user=request.user),
+                status=422,
             )
         evaluation = _evaluate_form(table, form)
         return render(
-            request, "scoring/table.html", _table_context(table, form, evaluation), status=422
+            request,
+            "scoring/table.html",
+            _table_context(table, form, evaluation, user=request.user),
+            status=422,
         )
 
     number = request.GET.get("spiel")
@@ -332,7 +363,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
         n = _next_number(table)
         initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
     form = _hand_form(table, initial=initial, seats=seats)
-    return render(request, "scoring/table.html", _table_context(table, form))
+    return render(request, "scoring/table.html", _table_context(table, form, user=request.user))
 
 
 def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
@@ -340,10 +371,13 @@ def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
     tournament = table.round.tournament
     stored = services.table_totals(table, seats)
     context = {
+        **_entry_state(request.user, table.round),
         "tournament": tournament,
         "table": table,
         "seats": seats,
         "stored": stored,
+        "unconfirmed": [t for t in stored.values() if t.confirmed_by_id is None],
+        "rulings": list(table.rulings.select_related("decided_by")),
         "ruleset": tournament.ruleset,
         "games": tournament.games_per_round,
     }
@@ -361,7 +395,11 @@ def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
     else:  # the service checks plausibility itself before it writes
         try:
             _saved, errors = services.save_round_totals(
-                table, form.to_inputs(), request.user, form.expected_versions()
+                table,
+                form.to_inputs(),
+                request.user,
+                form.expected_versions(),
+                reason=form.cleaned_data.get("reason") or "",
             )
         except services.StaleTotals as exc:
             names = sorted({str(exc.totals[p].entered_by) for p in exc.changed if p in exc.totals})
@@ -408,9 +446,160 @@ def validate_hand(
     a preview of the scores.  Writes nothing."""
     table = _table_or_404(pk, round_number, table_number)
     form = _hand_form(table, request.POST)
-    context = _table_context(table, form, _evaluate_form(table, form))
+    context = _table_context(table, form, _evaluate_form(table, form), user=request.user)
     context["oob"] = True
     return render(request, "scoring/_preview.html", context)
+
+
+@login_required
+@permission_required("scoring.change_hand", raise_exception=True)
+@require_POST
+def confirm_entry(
+    request: HttpRequest, pk: int, round_number: int, table_number: int
+) -> HttpResponse:
+    """Confirm a hand (``spiel``, ``version``) or, in paper mode, the table's round totals
+    (``version_<position>``) as a second account; back to the table page with a message."""
+    table = _table_or_404(pk, round_number, table_number)
+    back = redirect("scoring:table", pk=pk, round_number=round_number, table_number=table_number)
+    try:
+        if table.round.tournament.entry_mode == Tournament.EntryMode.TOTALS:
+            seats = services.table_seats(table)
+            form = RoundTotalsForm(request.POST, seats=seats)
+            form.is_valid()  # only the hidden versions are read; they parse or are None
+            n = services.confirm_table_totals(table, request.user, form.expected_versions())
+            messages.success(
+                request,
+                _("Rundensummen von Tisch %(t)s bestätigt (%(n)s).") % {"t": table.number, "n": n},
+            )
+            return back
+        number, version = request.POST.get("spiel", ""), request.POST.get("version", "")
+        if not (number.isdigit() and version.isdigit()):
+            messages.error(request, _("Unvollständige Bestätigung; bitte erneut versuchen."))
+            return back
+        hand = get_object_or_404(Hand, table=table, number=int(number))
+        services.confirm_hand(hand, request.user, int(version))
+        messages.success(request, _("Spiel %(n)s bestätigt.") % {"n": hand.number})
+    except services.StaleEntry as exc:
+        messages.error(
+            request,
+            _(
+                "Spiel %(n)s wurde inzwischen von %(user)s geändert (Version %(v)s); bitte die "
+                "neuen Werte prüfen und dann bestätigen."
+            )
+            % {"n": exc.hand.number, "user": exc.hand.entered_by, "v": exc.hand.version},
+        )
+    except services.StaleTotals:
+        messages.error(
+            request,
+            _(
+                "Die Summen wurden inzwischen geändert; bitte die neuen Werte prüfen und bestätigen."
+            ),
+        )
+    except services.ConfirmationRefused as exc:
+        messages.error(request, str(exc))
+    except PermissionError as exc:
+        raise PermissionDenied(str(exc)) from exc
+    return back
+
+
+@login_required
+@permission_required("scoring.add_ruling", raise_exception=True)
+def ruling(request: HttpRequest, pk: int, round_number: int, table_number: int) -> HttpResponse:
+    """Director: record a dispute at a table and its ruling; a penalty is applied to the
+    hand and scored by the engine (``?spiel=N`` preselects the game)."""
+    table = _table_or_404(pk, round_number, table_number)
+    tournament = table.round.tournament
+    seats = services.table_seats(table)
+    kwargs = {"seats": seats, "games": tournament.games_per_round}
+    errors: dict[str, list[str]] = {}
+    if request.method == "POST":
+        form = RulingForm(request.POST, **kwargs)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                saved, errors = services.record_ruling(
+                    table,
+                    hand_number=data["hand_number"],
+                    claim=data["claim"],
+                    decision=data["decision"],
+                    consequence=data["consequence"],
+                    offender=data["offender"],
+                    user=request.user,
+                )
+            except PermissionError as exc:
+                raise PermissionDenied(str(exc)) from exc
+            if saved is not None:
+                messages.success(
+                    request,
+                    _("Entscheidung zu Spiel %(n)s gespeichert.") % {"n": saved.hand_number},
+                )
+                return redirect(
+                    "scoring:table", pk=pk, round_number=round_number, table_number=table_number
+                )
+        for name, msgs in form.errors.items():
+            errors.setdefault(name, []).extend(msgs)
+        status = 422
+    else:
+        number = request.GET.get("spiel", "")
+        form = RulingForm(initial={"hand_number": number if number.isdigit() else ""}, **kwargs)
+        status = 200
+    hands = {h.number: h for h in table.hands.all()}
+    return render(
+        request,
+        "scoring/ruling.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "seats": seats,
+            "hands": hands,
+            "form": form,
+            "field_errors": errors,
+            "rulings": list(table.rulings.select_related("decided_by")),
+            "ruleset": tournament.ruleset,
+        },
+        status=status,
+    )
+
+
+PLAY_RULE_LABELS = {
+    "must-follow-suit": _lazy("Farbzwang: die ausgespielte Farbe muss bedient werden."),
+    "must-head-trick": _lazy("Stichzwang: wer bedient, muss die höchste Karte überstechen."),
+    "must-trump": _lazy("Trumpfzwang: wer nicht bedienen kann, muss trumpfen."),
+    "must-overtrump": _lazy("Übertrumpfen: ein Trumpf im Stich muss überstochen werden."),
+    "must-win-trick": _lazy("Stechpflicht: wer den Stich gewinnen kann, muss es tun."),
+}
+
+
+@login_required
+@permission_required("scoring.view_hand", raise_exception=True)
+def play_check(request: HttpRequest, pk: int) -> HttpResponse:
+    """The revoke checker: was a card legal under the tournament's ruleset, and if not,
+    which obligation did it break?  Reads nothing but the ruleset and writes nothing."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    verdict, errors = None, {}
+    form = PlayCheckForm(request.GET or None)
+    if form.is_bound:
+        if form.is_valid():
+            verdict, errors = services.judge_play(tournament, form.to_question())
+        errors = {**{n: list(m) for n, m in form.errors.items()}, **errors}
+    question = form.to_question() if verdict is not None else None
+    return render(
+        request,
+        "scoring/play_check.html",
+        {
+            "tournament": tournament,
+            "ruleset": tournament.ruleset,
+            "form": form,
+            "field_errors": errors,
+            "verdict": verdict,
+            "question": question,
+            "winning_card": (
+                [*question.trick, question.card][verdict.winner] if verdict is not None else ""
+            ),
+            "rule_text": PLAY_RULE_LABELS.get(verdict.rule) if verdict and verdict.rule else "",
+        },
+        status=422 if errors else 200,
+    )
 
 
 # --------------------------------------------------------------------------- director

@@ -43,6 +43,13 @@ class TournamentForm(forms.Form):
         decimal_places=2,
     )
 
+    confirmation_required = forms.BooleanField(
+        label=_("Eingaben bestätigen lassen (zweiter Schreiber)"), required=False
+    )
+    mark_unconfirmed = forms.BooleanField(
+        label=_("Unbestätigte Eingaben in der Rangliste kennzeichnen"), required=False, initial=True
+    )
+
     def clean_overrides(self) -> dict:
         text = self.cleaned_data["overrides"].strip()
         if not text:

@@ -17,7 +17,11 @@ from rules import Ruleset
 
 class Tournament(models.Model):
     """One event ("Turnier"): its date and venue, the ruleset frozen at set-up, and the
-    number of rounds and games per round (FIELD-NOTES: 3 rounds of 9, 12 or 15 games)."""
+    number of rounds and games per round (FIELD-NOTES: 3 rounds of 9, 12 or 15 games).
+
+    With ``confirmation_required`` every entry counts as provisional until a second account
+    confirms it (FIELD-NOTES: enterer and confirmer differ); ``mark_unconfirmed`` then
+    flags provisional points in the public standings."""
 
     class FourTableMode(models.TextChoices):
         SIT_OUT = "sit-out", _("Geber setzt aus")
@@ -54,6 +58,14 @@ class Tournament(models.Model):
     )
     lost_game_fee_from = models.PositiveSmallIntegerField(
         _("Gebühr ab dem n-ten verlorenen Spiel"), default=1, validators=[MinValueValidator(1)]
+    )
+    confirmation_required = models.BooleanField(
+        _("Eingaben bestätigen lassen"),
+        default=False,
+        help_text=_("Jede Eingabe bestätigt ein zweites Konto, nie dasselbe, das sie erfasst hat."),
+    )
+    mark_unconfirmed = models.BooleanField(
+        _("Unbestätigte Eingaben in der Rangliste kennzeichnen"), default=True
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -131,7 +143,8 @@ class Registration(models.Model):
 
 
 class Round(models.Model):
-    """A round ("Runde", "Durchgang"): its seeded draw and its state."""
+    """A round ("Runde", "Durchgang"): its seeded draw and its state.  ``closed_at`` is when
+    the director closed it; a change to its entries after that is an adjustment."""
 
     class Status(models.TextChoices):
         PLANNED = "planned", _("geplant")
@@ -142,6 +155,7 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("Runde"), validators=[MinValueValidator(1)])
     seed = models.BigIntegerField(_("Auslosungs-Seed"), null=True, blank=True)
     status = models.CharField(_("Status"), max_length=10, choices=Status, default=Status.PLANNED)
+    closed_at = models.DateTimeField(_("abgeschlossen am"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -20,6 +20,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
@@ -40,9 +41,12 @@ def create_tournament(
     four_table_mode: str = Tournament.FourTableMode.SIT_OUT,
     entry_mode: str = Tournament.EntryMode.HANDS,
     lost_game_fee: Decimal | None = None,
+    confirmation_required: bool = False,
+    mark_unconfirmed: bool = True,
 ) -> Tournament:
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
-    ``rounds`` empty rounds.  Raises ``ValidationError`` for an unknown preset, overrides the
+    ``rounds`` empty rounds.  ``confirmation_required``: every entry must be confirmed by a
+    second account; ``mark_unconfirmed``: the public standings then flag provisional points.  Raises ``ValidationError`` for an unknown preset, overrides the
     ruleset rejects, or a number of games that 3-player tables cannot share evenly."""
     errors: dict[str, list[str]] = {}
     ruleset = None
@@ -77,6 +81,8 @@ def create_tournament(
             four_table_mode=four_table_mode,
             entry_mode=entry_mode,
             lost_game_fee=lost_game_fee,
+            confirmation_required=confirmation_required,
+            mark_unconfirmed=mark_unconfirmed,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
@@ -199,7 +205,7 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
     draw can be made again.  First dealer and scorer per table are drawn with the same
     seed.  Raises ``ValidationError`` if the round has started or the count cannot be seated.
     """
-    if round_.status != Round.Status.PLANNED:
+    if lock_round(round_.pk).status != Round.Status.PLANNED:
         raise ValidationError(_("Die Runde hat schon begonnen; die Auslosung steht fest."))
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
@@ -234,7 +240,7 @@ def swap_players(round_: Round, first: Registration, second: Registration) -> No
     Raises ``ValidationError`` if the round is no longer planned or either player has no
     seat in it.
     """
-    if round_.status != Round.Status.PLANNED:
+    if lock_round(round_.pk).status != Round.Status.PLANNED:
         raise ValidationError(_("Plätze können nur vor Rundenbeginn getauscht werden."))
     seats = {
         s.registration_id: s
@@ -262,6 +268,7 @@ def set_table_roles(table: Table, first_dealer: int, scorer: int) -> None:
     entered (the dealer of every entered game follows from it).  Raises ``ValidationError``
     naming the field otherwise, or for a position that is not at the table.
     """
+    lock_round(table.round_id)  # serialises with hand entry and closing the round
     table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
     size = table.seats.count()
     errors: dict[str, list[str]] = {}
@@ -282,22 +289,62 @@ def set_table_roles(table: Table, first_dealer: int, scorer: int) -> None:
     table.save(update_fields=["first_dealer", "scorer"])
 
 
+def lock_round(round_id: int) -> Round:
+    """The round, re-read and locked for the rest of the transaction (``SELECT … FOR
+    UPDATE`` on PostgreSQL; on SQLite the immediate transaction already holds the write
+    lock), so that a status check and the write it guards cannot interleave with closing
+    the round or with another entry."""
+    return Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+
+
+@transaction.atomic
 def start_round(round_: Round) -> None:
-    """Open ``round_`` for entry; it must be drawn and the previous round started."""
-    if round_.status != Round.Status.PLANNED:
+    """Open ``round_`` for entry; it must be drawn.  Raises ``ValidationError`` otherwise."""
+    locked = lock_round(round_.pk)
+    if locked.status != Round.Status.PLANNED:
         raise ValidationError(_("Die Runde läuft schon oder ist abgeschlossen."))
-    if not round_.tables.exists():
+    if not locked.tables.exists():
         raise ValidationError(_("Die Runde ist noch nicht ausgelost."))
-    round_.status = Round.Status.RUNNING
-    round_.save(update_fields=["status"])
+    locked.status = Round.Status.RUNNING
+    locked.save(update_fields=["status"])
+    round_.status = locked.status
 
 
+@transaction.atomic
 def close_round(round_: Round) -> None:
-    """Close a running round: its entries are locked from now on."""
-    if round_.status != Round.Status.RUNNING:
+    """Close a running round: its entries are locked from now on, and a later change by
+    the director is an adjustment (it needs a reason and is marked on the filled score
+    sheet).  In a tournament with ``confirmation_required`` every entry must be confirmed
+    first.  Raises ``ValidationError`` (naming the tables still open) otherwise."""
+    from scoring.models import Hand, RoundTotal  # scoring depends on tournament, not back
+
+    locked = lock_round(round_.pk)
+    if locked.status != Round.Status.RUNNING:
         raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
-    round_.status = Round.Status.CLOSED
-    round_.save(update_fields=["status"])
+    if locked.tournament.confirmation_required:
+        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_by__isnull=True)
+        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_by__isnull=True)
+        open_tables = sorted(
+            set(unconfirmed_hands.values_list("table__number", flat=True))
+            | set(
+                Seat.objects.filter(
+                    round=locked,
+                    registration_id__in=unconfirmed_totals.values("registration_id"),
+                ).values_list("table__number", flat=True)
+            )
+        )
+        if open_tables:
+            raise ValidationError(
+                _(
+                    "Die Runde kann noch nicht abgeschlossen werden: an Tisch %(tables)s "
+                    "sind Eingaben unbestätigt."
+                )
+                % {"tables": ", ".join(str(n) for n in open_tables)}
+            )
+    locked.status = Round.Status.CLOSED
+    locked.closed_at = timezone.now()
+    locked.save(update_fields=["status", "closed_at"])
+    round_.status, round_.closed_at = locked.status, locked.closed_at
 
 
 @transaction.atomic

@@ -133,7 +133,7 @@ def test_filled_sheet_shows_scores_totals_and_marks_corrections(tournament, cler
     totals = [a + b for a, b in zip(saved.scores, corrected.scores, strict=True)]
     total_line = next(line for line in page.splitlines() if "Rundensumme" in line)
     assert [int(x) for x in re.findall(r"-?\d+", total_line)] == totals
-    assert "K = korrigiert:" in page
+    assert "K = korrigiert" in page
     flat = squash(page)
     assert "Spiel 2: 2. Fassung von director" in flat
     assert "vorher " + " / ".join(map(str, before)) + " Punkte" in flat
