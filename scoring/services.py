@@ -22,7 +22,7 @@ from rules.play import play_request
 from rules.scoring import SPECIAL_OUTCOMES
 from rules.totals import check_round_total
 from tournament.models import Round, Seat, Table, Tournament
-from tournament.services import lock_round
+from tournament.services import lock_round, may_enter
 
 from .messages import engine_message
 from .models import Hand, RoundTotal, Ruling, SeatScore
@@ -300,9 +300,12 @@ def _write_hand(table, number, values, user, expected_version, reason) -> Hand:
 
 def check_writable(round_: Round, mode: str, user=None) -> None:
     """Raise ``PermissionError`` unless ``user`` may write entries of ``round_`` in
-    ``mode`` (``hands`` or ``totals``): the round runs, or it is closed and ``user`` has
+    ``mode`` (``hands`` or ``totals``): ``user`` is one of the tournament's clerks or its
+    director (:func:`tournament.services.may_enter`; ``None`` = a script), the round runs, or it is closed and ``user`` has
     ``scoring.correct_closed_round`` (the director's adjustment); and the tournament
     enters results in ``mode``."""
+    if user is not None and not may_enter(user, round_.tournament):
+        raise PermissionError(_("Sie sind bei diesem Turnier nicht als Schreiber eingetragen."))
     if round_.status == Round.Status.PLANNED:
         raise PermissionError(_("Die Runde hat noch nicht begonnen; Einträge sind gesperrt."))
     if round_.status == Round.Status.CLOSED and not (

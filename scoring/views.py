@@ -186,8 +186,10 @@ def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpRespons
 @login_required
 @permission_required("scoring.add_hand", raise_exception=True)
 def clerk_overview(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every round with its tables: which are complete, which still miss hands."""
+    """Every round with its tables: which are complete, which still miss hands, which
+    await confirmation."""
     tournament = get_object_or_404(Tournament, pk=pk)
+    _require_clerk_of(request, tournament)
     rounds = [
         {"round": r, "tables": selectors.round_progress(r)}
         for r in tournament.round_set.all().order_by("number")
@@ -197,13 +199,22 @@ def clerk_overview(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _table_or_404(pk: int, round_number: int, table_number: int) -> Table:
-    return get_object_or_404(
+def _table_or_404(request: HttpRequest, pk: int, round_number: int, table_number: int) -> Table:
+    """The table, 404 if there is none; 403 unless the user is a clerk of its tournament or
+    its director."""
+    table = get_object_or_404(
         Table.objects.select_related("round__tournament"),
         round__tournament_id=pk,
         round__number=round_number,
         number=table_number,
     )
+    _require_clerk_of(request, table.round.tournament)
+    return table
+
+
+def _require_clerk_of(request: HttpRequest, tournament: Tournament) -> None:
+    if not tournament_services.may_enter(request.user, tournament):
+        raise PermissionDenied(_("Sie sind bei diesem Turnier nicht als Schreiber eingetragen."))
 
 
 def _hand_form(table: Table, data=None, initial=None, seats=None) -> HandForm:
@@ -299,7 +310,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
 def table_page(request: HttpRequest, pk: int, round_number: int, table_number: int) -> HttpResponse:
     """A table's round: the hands so far with running totals, and the entry form for the
     next hand (or, with ``?spiel=N``, the correction form for hand N)."""
-    table = _table_or_404(pk, round_number, table_number)
+    table = _table_or_404(request, pk, round_number, table_number)
     seats = services.table_seats(table)
     if table.round.tournament.entry_mode == Tournament.EntryMode.TOTALS:
         return _totals_page(request, table, seats)
@@ -444,7 +455,7 @@ def validate_hand(
 ) -> HttpResponse:
     """htmx: check the form as the clerk types; returns the form with errors by field and
     a preview of the scores.  Writes nothing."""
-    table = _table_or_404(pk, round_number, table_number)
+    table = _table_or_404(request, pk, round_number, table_number)
     form = _hand_form(table, request.POST)
     context = _table_context(table, form, _evaluate_form(table, form), user=request.user)
     context["oob"] = True
@@ -459,7 +470,7 @@ def confirm_entry(
 ) -> HttpResponse:
     """Confirm a hand (``spiel``, ``version``) or, in paper mode, the table's round totals
     (``version_<position>``) as a second account; back to the table page with a message."""
-    table = _table_or_404(pk, round_number, table_number)
+    table = _table_or_404(request, pk, round_number, table_number)
     back = redirect("scoring:table", pk=pk, round_number=round_number, table_number=table_number)
     try:
         if table.round.tournament.entry_mode == Tournament.EntryMode.TOTALS:
@@ -507,7 +518,7 @@ def confirm_entry(
 def ruling(request: HttpRequest, pk: int, round_number: int, table_number: int) -> HttpResponse:
     """Director: record a dispute at a table and its ruling; a penalty is applied to the
     hand and scored by the engine (``?spiel=N`` preselects the game)."""
-    table = _table_or_404(pk, round_number, table_number)
+    table = _table_or_404(request, pk, round_number, table_number)
     tournament = table.round.tournament
     seats = services.table_seats(table)
     kwargs = {"seats": seats, "games": tournament.games_per_round}

@@ -14,7 +14,17 @@ from scoring.roles import CLERK_GROUP, DIRECTOR_GROUP
 def clerk(db, django_user_model):
     user = django_user_model.objects.create_user("clerk", password="pw-clerk-123")
     user.groups.add(Group.objects.get(name=CLERK_GROUP))
+    assign_to_all_tournaments(user)
     return user
+
+
+def assign_to_all_tournaments(user) -> None:
+    """Make ``user`` a clerk of every tournament there is (``make_tournament`` does the
+    converse for clerks made first), so tests need not care which came first."""
+    from tournament.models import Tournament
+
+    for tournament in Tournament.objects.all():
+        tournament.clerks.add(user)
 
 
 @pytest.fixture
@@ -27,9 +37,12 @@ def director(db, django_user_model):
 def make_tournament(players: int = 9, consent=lambda i: i % 3 != 0, **kwargs):
     """A tournament with ``players`` registered (every third without consent), round 1
     drawn with seed 7 and running."""
+    from django.contrib.auth import get_user_model
+
     from tournament import services
     from tournament.models import Player
 
+    kwargs.setdefault("clerks", get_user_model().objects.filter(groups__name=CLERK_GROUP))
     tournament = services.create_tournament(
         name="Testturnier", date=date(2026, 11, 21), venue="Plochingen", **kwargs
     )

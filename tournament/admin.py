@@ -23,6 +23,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "games_per_round",
     )
     readonly_fields = ("preset", "ruleset_fingerprint", "ruleset_json")
+    filter_horizontal = ("clerks",)
     inlines = [RoundInline]
 
     def has_add_permission(self, request) -> bool:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from rules import PRESETS
+from scoring.roles import CLERK_GROUP
 
 from .models import Player, Registration, Table, Tournament
 
@@ -49,6 +51,22 @@ class TournamentForm(forms.Form):
     mark_unconfirmed = forms.BooleanField(
         label=_("Unbestätigte Eingaben in der Rangliste kennzeichnen"), required=False, initial=True
     )
+
+    clerks = forms.ModelMultipleChoiceField(
+        label=_("Schreiber dieses Turniers"),
+        queryset=get_user_model().objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Nur diese Konten (und die Turnierleitung) erfassen hier Ergebnisse."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["clerks"].queryset = (
+            get_user_model()
+            .objects.filter(groups__name=CLERK_GROUP, is_active=True)
+            .order_by("username")
+        )
 
     def clean_overrides(self) -> dict:
         text = self.cleaned_data["overrides"].strip()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -21,7 +22,8 @@ class Tournament(models.Model):
 
     With ``confirmation_required`` every entry counts as provisional until a second account
     confirms it (FIELD-NOTES: enterer and confirmer differ); ``mark_unconfirmed`` then
-    flags provisional points in the public standings."""
+    flags provisional points in the public standings.  Only the accounts in ``clerks`` (and
+    the director) enter results of this tournament."""
 
     class FourTableMode(models.TextChoices):
         SIT_OUT = "sit-out", _("Geber setzt aus")
@@ -66,6 +68,13 @@ class Tournament(models.Model):
     )
     mark_unconfirmed = models.BooleanField(
         _("Unbestätigte Eingaben in der Rangliste kennzeichnen"), default=True
+    )
+    clerks = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="clerk_of",
+        verbose_name=_("Schreiber"),
+        help_text=_("Konten, die bei diesem Turnier Spiele erfassen und bestätigen dürfen."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

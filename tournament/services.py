@@ -43,11 +43,14 @@ def create_tournament(
     lost_game_fee: Decimal | None = None,
     confirmation_required: bool = False,
     mark_unconfirmed: bool = True,
+    clerks: Sequence = (),
 ) -> Tournament:
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
     ``rounds`` empty rounds.  ``confirmation_required``: every entry must be confirmed by a
-    second account; ``mark_unconfirmed``: the public standings then flag provisional points.  Raises ``ValidationError`` for an unknown preset, overrides the
-    ruleset rejects, or a number of games that 3-player tables cannot share evenly."""
+    second account; ``mark_unconfirmed``: the public standings then flag provisional points.
+    ``clerks``: the accounts that may enter results (more can be added in the admin).
+    Raises ``ValidationError`` for an unknown preset, overrides the ruleset rejects, or a
+    number of games that 3-player tables cannot share evenly."""
     errors: dict[str, list[str]] = {}
     ruleset = None
     if preset not in PRESETS:
@@ -87,6 +90,7 @@ def create_tournament(
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
         )
+        tournament.clerks.set(clerks)
     return tournament
 
 
@@ -295,6 +299,16 @@ def lock_round(round_id: int) -> Round:
     lock), so that a status check and the write it guards cannot interleave with closing
     the round or with another entry."""
     return Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+
+
+def may_enter(user, tournament: Tournament) -> bool:
+    """Whether ``user`` may enter and confirm results of ``tournament``: its director
+    (``tournament.change_tournament``) or an account listed among its ``clerks``."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.has_perm("tournament.change_tournament"):
+        return True
+    return tournament.clerks.filter(pk=user.pk).exists()
 
 
 @transaction.atomic

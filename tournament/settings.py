@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -114,6 +115,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
+    }
+    # Tests use a file too (not Django's shared in-memory database), so that two threads
+    # really are two connections with SQLite's own locking, as two clerks are in production.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("DJANGO_TEST_SQLITE")
+        or str(Path(tempfile.gettempdir()) / f"binokel-test-{os.getpid()}.sqlite3")
     }
 
 AUTH_PASSWORD_VALIDATORS = [

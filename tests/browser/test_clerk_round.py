@@ -97,6 +97,7 @@ def test_clerk_enters_a_round_by_keyboard_and_public_page_follows(
     table = tournament.round_set.get(number=1).tables.get()
     clerk = django_user_model.objects.create_user("clerk", password="pw-clerk-123")
     clerk.groups.add(Group.objects.get(name="Schreiber"))
+    tournament.clerks.add(clerk)
 
     public = browser.new_context().new_page()
     public.goto(f"{live_server.url}/turnier/{tournament.pk}/")

@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.models import Hand, RoundTotal, Ruling
 from scoring.roles import CLERK_GROUP
-from tests.conftest import make_tournament
+from tests.conftest import assign_to_all_tournaments, make_tournament
 from tests.web.test_services import entry, three_table
 from tournament import services as tournament_services
 
@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 def second_clerk(django_user_model):
     user = django_user_model.objects.create_user("clerk2", password="pw-clerk2-123")
     user.groups.add(Group.objects.get(name=CLERK_GROUP))
+    assign_to_all_tournaments(user)
     return user
 
 

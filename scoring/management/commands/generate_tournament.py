@@ -74,6 +74,7 @@ class Command(BaseCommand):
                 preset=opts["preset"],
                 rounds=opts["rounds"],
                 games_per_round=opts["games"],
+                clerks=[clerk],
             )
             for _ in range(opts["players"]):
                 player = Player.objects.create(
