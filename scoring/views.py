@@ -285,8 +285,13 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
     hands = selectors.table_hands(table)
     totals = selectors.running_totals(hands, len(seats))
     tournament = table.round.tournament
+    state = _entry_state(user, table.round) if user is not None else {}
+    correcting = bool(form.initial.get("version") or (form.is_bound and form.data.get("version")))
+    state["show_form"] = state.get("can_write") and (
+        correcting or len(hands) < tournament.games_per_round
+    )
     return {
-        **(_entry_state(user, table.round) if user is not None else {}),
+        **state,
         "tournament": tournament,
         "table": table,
         "seats": seats,

@@ -17,9 +17,28 @@ def assign_existing_clerks(apps, schema_editor):
         tournament.clerks.add(*users)
 
 
+def date_closed_rounds(apps, schema_editor):
+    """Rounds closed before ``closed_at`` existed are taken as closed at their last entry,
+    so that every later change counts as the director's adjustment."""
+    from django.db.models import Max
+    from django.utils import timezone
+
+    Round = apps.get_model("tournament", "Round")
+    Hand = apps.get_model("scoring", "Hand")
+    RoundTotal = apps.get_model("scoring", "RoundTotal")
+    for round_ in Round.objects.filter(status="closed", closed_at__isnull=True):
+        last = [
+            Hand.objects.filter(table__round=round_).aggregate(m=Max("updated_at"))["m"],
+            RoundTotal.objects.filter(round=round_).aggregate(m=Max("updated_at"))["m"],
+        ]
+        round_.closed_at = max((d for d in last if d is not None), default=timezone.now())
+        round_.save(update_fields=["closed_at"])
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("tournament", "0002_confirmation_and_closed_at"),
+        ("scoring", "0002_confirmation_rulings_constraints"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -36,4 +55,5 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(assign_existing_clerks, migrations.RunPython.noop),
+        migrations.RunPython(date_closed_rounds, migrations.RunPython.noop),
     ]
