@@ -1,0 +1,365 @@
+"""Back up and restore the SQLite database while the server runs.
+
+Both directions use SQLite's online backup API (:meth:`sqlite3.Connection.backup`): it
+copies a consistent snapshot page by page inside one read transaction, so clerks can keep
+entering hands meanwhile (in WAL mode a reader never blocks the writer), and rows committed
+to the write-ahead log but not yet checkpointed into the main file are included.  A backup
+is written to a temporary name first and renamed when complete, switched to a rollback
+journal (one self-contained file, no ``-wal`` beside it) and checked with
+``PRAGMA integrity_check``.
+
+Every function takes explicit paths; :func:`configured_database` finds the path of the
+configured database (and refuses PostgreSQL and in-memory databases).  Errors are raised as
+:class:`BackupError` with a German message.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from django.apps import apps
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.loader import MigrationLoader
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+#: The apps whose migrations mark a database as this program's.
+PROJECT_APPS = ("tournament", "scoring")
+SQLITE_HEADER = b"SQLite format 3\x00"
+TIMEOUT = 20  # seconds to wait for a lock, as the server's connections do
+
+
+class BackupError(Exception):
+    """A backup or restore refused or failed; ``str()`` is a German message."""
+
+
+@dataclass
+class DatabaseReport:
+    """What a database file holds: ``path``, ``size`` in bytes, ``integrity`` (``"ok"``
+    when ``PRAGMA integrity_check`` found nothing), ``counts``: rows per table of the
+    project apps as ``(label, rows)`` with the model's German plural as label, and
+    ``migrations``: applied migration names per project app."""
+
+    path: Path
+    size: int
+    integrity: str
+    counts: list[tuple[str, int]] = field(default_factory=list)
+    migrations: dict[str, set[str]] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """One line: size and the non-empty tables, e.g. ``1,2 MB; Turniere: 2, …``."""
+        size = f"{self.size / 1_000_000:.1f} MB".replace(".", ",")
+        rows = ", ".join(f"{label}: {n}" for label, n in self.counts if n)
+        return f"{size}; {rows}" if rows else size
+
+
+@dataclass
+class RestoreReport:
+    """The restored database (``restored``), the backup it came from (``source``), where
+    the replaced database was saved first (``safety_copy``, ``None`` when there was none),
+    and project migrations the code has but the backup lacks (``missing_migrations``:
+    run ``manage.py migrate``)."""
+
+    restored: DatabaseReport
+    source: DatabaseReport
+    safety_copy: Path | None
+    missing_migrations: list[str]
+
+
+def configured_database(alias: str = DEFAULT_DB_ALIAS) -> Path:
+    """Path of the database file behind the connection ``alias``.  Raises
+    :class:`BackupError` when it is not SQLite (PostgreSQL: use ``pg_dump``) or lives only
+    in memory."""
+    connection = connections[alias]
+    if connection.vendor != "sqlite":
+        raise BackupError(_("Sicherung geht nur mit SQLite; für PostgreSQL pg_dump verwenden."))
+    if connection.is_in_memory_db():
+        raise BackupError(
+            _("Die Datenbank liegt nur im Arbeitsspeicher; es gibt keine Datei zu sichern.")
+        )
+    return Path(connection.settings_dict["NAME"])
+
+
+def default_backup_name(now: datetime | None = None) -> str:
+    """File name for a backup made at ``now``: ``binokel-YYYY-MM-DD-HHMMSS.sqlite3`` in
+    local time."""
+    now = timezone.localtime(now or timezone.now())
+    return f"binokel-{now:%Y-%m-%d-%H%M%S}.sqlite3"
+
+
+def backup_database(
+    source: Path | str, target: Path | str, overwrite: bool = False
+) -> DatabaseReport:
+    """Copy the SQLite database ``source`` (it may be in use) to ``target`` with the online
+    backup API and check the copy.  ``target`` may be a directory: the file is then named
+    by :func:`default_backup_name`.  Returns the copy's :class:`DatabaseReport`.
+
+    Raises :class:`BackupError` when ``source`` is missing or not SQLite, ``target``
+    exists (unless ``overwrite``), or the copy fails its integrity check (it is removed).
+    """
+    meant_directory = str(target).endswith(("/", os.sep))
+    source, target = Path(source), Path(target)
+    if target.is_dir():
+        target = target / default_backup_name()
+    elif meant_directory:
+        raise BackupError(_("Das Verzeichnis %(path)s gibt es nicht.") % {"path": target})
+    if not source.is_file():
+        raise BackupError(_("Die Datenbank %(path)s gibt es nicht.") % {"path": source})
+    if target.exists() and not overwrite:
+        raise BackupError(
+            _("%(path)s gibt es schon; einen anderen Namen wählen.") % {"path": target}
+        )
+    if not target.parent.is_dir():
+        raise BackupError(_("Das Verzeichnis %(path)s gibt es nicht.") % {"path": target.parent})
+    if source.resolve() == target.resolve():
+        raise BackupError(_("Quelle und Ziel der Sicherung sind dieselbe Datei."))
+    _require_sqlite(source)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+    partial.unlink(missing_ok=True)
+    try:
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=rw", uri=True, timeout=TIMEOUT)
+        try:
+            dst = sqlite3.connect(partial, timeout=TIMEOUT)
+            try:
+                src.backup(dst)  # all pages in one step: one consistent snapshot
+                dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+                integrity = _integrity(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        if integrity != "ok":
+            raise BackupError(
+                _("Die Sicherung besteht die Prüfung nicht: %(error)s") % {"error": integrity}
+            )
+        os.replace(partial, target)
+    except sqlite3.Error as exc:
+        raise BackupError(_("Sicherung fehlgeschlagen: %(error)s") % {"error": exc}) from exc
+    finally:
+        for leftover in (partial, Path(f"{partial}-journal")):
+            leftover.unlink(missing_ok=True)
+    return inspect_database(target, require_project=False)
+
+
+def inspect_database(path: Path | str, require_project: bool = True) -> DatabaseReport:
+    """Open the SQLite file ``path`` read-only and report on it.  Raises
+    :class:`BackupError` when it is missing, not SQLite, fails ``PRAGMA integrity_check``
+    or — with ``require_project`` — holds no tables of this program (``django_migrations``
+    with entries for the ``tournament`` and ``scoring`` apps)."""
+    path = Path(path)
+    if not path.is_file():
+        raise BackupError(_("Die Datei %(path)s gibt es nicht.") % {"path": path})
+    _require_sqlite(path)
+    try:
+        conn = _open_readonly(path)
+        try:
+            integrity = _integrity(conn)
+            if integrity != "ok":
+                raise BackupError(
+                    _("%(path)s ist beschädigt (integrity_check: %(error)s).")
+                    % {"path": path, "error": integrity}
+                )
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            migrations: dict[str, set[str]] = {app: set() for app in PROJECT_APPS}
+            if "django_migrations" in tables:
+                for app, name in conn.execute("SELECT app, name FROM django_migrations"):
+                    if app in migrations:
+                        migrations[app].add(name)
+            if require_project and not all(migrations.values()):
+                raise BackupError(
+                    _(
+                        "%(path)s ist keine Datenbank dieses Programms (keine Migrationen "
+                        "für tournament und scoring)."
+                    )
+                    % {"path": path}
+                )
+            counts = [
+                (label, conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0])
+                for label, table in _project_tables()
+                if table in tables
+            ]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(
+            _("%(path)s lässt sich nicht lesen: %(error)s") % {"path": path, "error": exc}
+        ) from exc
+    return DatabaseReport(path, _size(path), integrity, counts, migrations)
+
+
+def restore_database(
+    backup: Path | str, target: Path | str, safety_copy: bool = True
+) -> RestoreReport:
+    """Replace the contents of the SQLite database ``target`` by the backup ``backup``.
+
+    The backup is checked first (:func:`inspect_database`); it must not come from a newer
+    program version (project migrations this code does not know).  With ``safety_copy``
+    an existing ``target`` is first saved beside itself as
+    ``<name>.vor-wiederherstellung-<time>.sqlite3`` (by the backup API, or file by file if
+    it is too damaged for that).  The copy goes through the backup API, so ``-wal`` and
+    ``-shm`` files and open connections of a running server are handled by SQLite; the
+    server should still be restarted afterwards.  A ``target`` too damaged to open is
+    replaced by a new file (only after its safety copy).
+
+    Raises :class:`BackupError` for an unusable backup or when the restore fails.
+    """
+    backup, target = Path(backup), Path(target)
+    source = inspect_database(backup)
+    if backup.resolve() == target.resolve():
+        raise BackupError(_("Sicherung und Datenbank sind dieselbe Datei."))
+    known = {(app, name) for app, name in MigrationLoader(None).disk_migrations}
+    newer = sorted(
+        f"{app}.{name}"
+        for app, names in source.migrations.items()
+        for name in names
+        if (app, name) not in known
+    )
+    if newer:
+        raise BackupError(
+            _(
+                "Die Sicherung stammt von einer neueren Programmversion (Migrationen %(names)s); "
+                "erst das Programm aktualisieren."
+            )
+            % {"names": ", ".join(newer)}
+        )
+    missing = sorted(
+        f"{app}.{name}"
+        for app, name in known
+        if app in source.migrations and name not in source.migrations[app]
+    )
+    saved = None
+    if safety_copy and target.exists():
+        saved = target.with_name(
+            f"{target.stem}.vor-wiederherstellung-{timezone.localtime():%Y-%m-%d-%H%M%S}.sqlite3"
+        )
+        _safety_copy(target, saved)
+    try:
+        _copy_into(backup, target)
+    except sqlite3.DatabaseError as exc:
+        if saved is None or not _unreadable(target):
+            raise BackupError(
+                _("Wiederherstellung fehlgeschlagen: %(error)s") % {"error": exc}
+            ) from exc
+        for path in _database_files(target):  # damaged, and saved above: start afresh
+            path.unlink(missing_ok=True)
+        try:
+            _copy_into(backup, target)
+        except sqlite3.DatabaseError as exc2:
+            raise BackupError(
+                _("Wiederherstellung fehlgeschlagen: %(error)s") % {"error": exc2}
+            ) from exc2
+    restored = inspect_database(target)
+    return RestoreReport(restored, source, saved, missing)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _require_sqlite(path: Path) -> None:
+    with open(path, "rb") as fh:
+        header = fh.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
+        raise BackupError(_("%(path)s ist keine SQLite-Datenbank.") % {"path": path})
+
+
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection that changes nothing beside ``path``: immutable unless a
+    ``-wal`` file lies beside it (then SQLite must read that too)."""
+    wal = Path(f"{path}-wal")
+    options = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
+    return sqlite3.connect(f"{path.resolve().as_uri()}?{options}", uri=True, timeout=TIMEOUT)
+
+
+def _integrity(conn: sqlite3.Connection) -> str:
+    rows = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+    return "ok" if rows == ["ok"] else "; ".join(rows[:5])
+
+
+def _project_tables() -> list[tuple[str, str]]:
+    """``(label, table)`` for every model of the project apps (historical ones too)."""
+    out = []
+    for app in PROJECT_APPS:
+        for model in apps.get_app_config(app).get_models():
+            if model._meta.proxy:
+                continue
+            tracked = getattr(model, "instance_type", None)  # django-simple-history
+            label = (
+                _("%(models)s (Verlauf)") % {"models": tracked._meta.verbose_name_plural}
+                if tracked is not None
+                else str(model._meta.verbose_name_plural)
+            )
+            out.append((label, model._meta.db_table))
+    return out
+
+
+def _database_files(path: Path) -> list[Path]:
+    return [path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")]
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in _database_files(path) if p.exists())
+
+
+def _unreadable(path: Path) -> bool:
+    """Whether SQLite cannot even read ``path`` as a database."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return True
+    return False
+
+
+def _safety_copy(current: Path, saved: Path) -> None:
+    """Save ``current`` as ``saved`` before it is replaced: by the backup API, or — when
+    it is too damaged for that — its files as they are."""
+    try:
+        backup_database(current, saved)
+    except BackupError:
+        for path in _database_files(current):
+            if path.exists():
+                shutil.copy2(path, Path(str(path).replace(str(current), str(saved), 1)))
+
+
+def _copy_into(backup: Path, target: Path) -> None:
+    """Copy ``backup`` over ``target`` with the backup API.  A target in WAL mode with a
+    different page size cannot take the copy; it is switched to a rollback journal for the
+    copy (possible only while no other connection is open) and back to WAL."""
+    src = _open_readonly(backup)
+    try:
+        dst = sqlite3.connect(target, timeout=TIMEOUT)
+        try:
+            wal = dst.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            try:
+                src.backup(dst)
+            except sqlite3.OperationalError:
+                if not wal:
+                    raise
+                if dst.execute("PRAGMA journal_mode=DELETE").fetchone()[0] != "delete":
+                    raise BackupError(
+                        _(
+                            "Die Sicherung hat eine andere Seitengröße; dafür erst den Server "
+                            "beenden und noch einmal versuchen."
+                        )
+                    ) from None
+                src.backup(dst)
+            if wal:
+                dst.execute("PRAGMA journal_mode=WAL")
+            integrity = _integrity(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    if integrity != "ok":
+        raise BackupError(
+            _("Die wiederhergestellte Datenbank besteht die Prüfung nicht: %(error)s")
+            % {"error": integrity}
+        )
