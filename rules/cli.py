@@ -17,6 +17,7 @@ if any line had errors, else 0.  This module is the only part of ``rules`` that 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable
@@ -84,7 +85,7 @@ def answer(command: str, line: str) -> tuple[dict[str, Any], bool]:
     """The output object for one input line and whether it is an error answer."""
     try:
         data = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, or an over-long integer
         return {"errors": [{"field": "line", "message": f"not valid JSON: {exc}"}]}, True
     if not isinstance(data, dict):
         return {"errors": [{"field": "line", "message": "each line must be a JSON object"}]}, True
@@ -94,6 +95,21 @@ def answer(command: str, line: str) -> tuple[dict[str, Any], bool]:
         return {"errors": [e.to_dict() for e in exc.errors]}, True
 
 
+def _encode(result: dict[str, Any]) -> tuple[str, bool]:
+    """One answer line, and whether it had to become an error.  Non-ASCII text stays readable; text that cannot be written as UTF-8
+    (a lone surrogate echoed from the input) is escaped; a number too long for Python's
+    int-to-text limit becomes a line error instead of a traceback."""
+    try:
+        text = json.dumps(result, ensure_ascii=False)
+        text.encode("utf-8")
+        return text, False
+    except UnicodeEncodeError:
+        return json.dumps(result), False
+    except ValueError as exc:
+        error = {"errors": [{"field": "line", "message": f"answer too large: {exc}"}]}
+        return json.dumps(error), True
+
+
 def run(command: str, stdin: TextIO, stdout: TextIO) -> int:
     """Answer every line of ``stdin`` on ``stdout``; return the exit status (0 or 2)."""
     status = 0
@@ -101,9 +117,10 @@ def run(command: str, stdin: TextIO, stdout: TextIO) -> int:
         if not line.strip():
             continue
         result, failed = answer(command, line)
-        if failed:
+        text, too_large = _encode(result)
+        if failed or too_large:
             status = 2
-        stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        stdout.write(text + "\n")
         stdout.flush()
     return status
 
@@ -120,4 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         for ruleset in PRESETS.values():
             sys.stdout.write(ruleset.to_json() + "\n")
         return 0
-    return run(args.command, sys.stdin, sys.stdout)
+    stdin: TextIO = sys.stdin
+    if hasattr(stdin, "buffer"):
+        # bytes that are not UTF-8 (a Latin-1 file) become a line error, not a traceback
+        stdin = io.TextIOWrapper(
+            stdin.buffer, encoding="utf-8", errors="surrogateescape", newline="\n"
+        )
+    return run(args.command, stdin, sys.stdout)

@@ -400,7 +400,7 @@ def resolve_ruleset(value: object, field: str = "ruleset") -> Ruleset:
             if "base" in value:
                 overrides = dict(value)
                 base = overrides.pop("base")
-                if base not in PRESETS:
+                if not isinstance(base, str) or base not in PRESETS:
                     raise InvalidInput(
                         [
                             FieldError(

@@ -17,6 +17,10 @@ from .models import Hand
 from .services import HandInput, PlayCheck, TotalInput
 
 OUTCOME_LABELS = dict(Hand.Outcome.choices)
+# Far beyond any real bid, meld, trick count or round total, and small enough for every
+# database column and for Python's int-to-text limit: a bigger number is a field error.
+MAX_POINTS = 1_000_000
+MAX_SMALL = 9_999
 WON_CHOICES = [("", "—"), ("1", _("gewonnen")), ("0", _("verloren"))]
 
 
@@ -39,8 +43,12 @@ class HandForm(forms.Form):
     ``penalty_seat``, ``version`` (for corrections), ``reason`` (why it was corrected).
     """
 
-    number = forms.IntegerField(label=_("Spiel"), min_value=1, widget=forms.HiddenInput)
-    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    number = forms.IntegerField(
+        label=_("Spiel"), min_value=1, max_value=MAX_SMALL, widget=forms.HiddenInput
+    )
+    version = forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_POINTS, widget=forms.HiddenInput
+    )
 
     def __init__(self, *args, seats: list[Seat], ruleset: Ruleset, **kwargs):
         super().__init__(*args, **kwargs)
@@ -62,6 +70,7 @@ class HandForm(forms.Form):
         self.fields["bid"] = forms.IntegerField(
             label=_("Reizwert"),
             min_value=0,
+            max_value=MAX_POINTS,
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": ruleset.bid_step}),
         )
         self.fields["trump"] = forms.ChoiceField(
@@ -77,12 +86,14 @@ class HandForm(forms.Form):
                 label=_("Meldung %(name)s") % {"name": name},
                 required=False,
                 min_value=0,
+                max_value=MAX_POINTS,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 10}),
             )
             self.fields[f"tricks_{seat.position}"] = forms.IntegerField(
                 label=_("Stiche %(name)s") % {"name": name},
                 required=False,
                 min_value=0,
+                max_value=MAX_POINTS,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
         self.fields["won"] = forms.ChoiceField(
@@ -171,6 +182,8 @@ class RoundTotalsForm(forms.Form):
             self.fields[f"points_{seat.position}"] = forms.IntegerField(
                 label=_("Punkte %(name)s") % {"name": name},
                 required=False,
+                min_value=-MAX_POINTS,
+                max_value=MAX_POINTS,
                 widget=forms.NumberInput(attrs={**attrs, "step": 10}),
             )
             for key, label in (("won", _("gewonnen")), ("lost", _("verloren"))):
@@ -178,10 +191,11 @@ class RoundTotalsForm(forms.Form):
                     label=label,
                     required=False,
                     min_value=0,
+                    max_value=MAX_SMALL,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 3}),
                 )
             self.fields[f"version_{seat.position}"] = forms.IntegerField(
-                required=False, widget=forms.HiddenInput
+                required=False, min_value=1, max_value=MAX_POINTS, widget=forms.HiddenInput
             )
         self.fields["reason"] = reason_field()
 

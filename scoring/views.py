@@ -8,6 +8,7 @@ Views parse requests and render; the rules live in the engine, the workflow in
 from __future__ import annotations
 
 import hashlib
+import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
@@ -629,10 +630,12 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
     round_ = get_object_or_404(Round, tournament_id=pk, number=round_number)
     try:
         if action == "auslosen":
-            seed = request.POST.get("seed")
-            plan = tournament_services.draw_round(
-                round_, int(seed) if seed and seed.isdigit() else None
-            )
+            seed = (request.POST.get("seed") or "").strip()
+            if seed and not re.fullmatch(r"[0-9]{1,15}", seed):
+                raise ValidationError(
+                    _("Seed: bitte eine ganze Zahl mit höchstens 15 Ziffern eingeben.")
+                )
+            plan = tournament_services.draw_round(round_, int(seed) if seed else None)
             messages.success(
                 request,
                 _("Runde %(n)s ausgelost (Seed %(seed)s, %(r)s Wiederholungen).")

@@ -6,6 +6,8 @@ import json
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from rules import PRESETS
@@ -76,8 +78,15 @@ class TournamentForm(forms.Form):
             value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise forms.ValidationError(_("Kein gültiges JSON: %(e)s") % {"e": exc}) from exc
+        except (ValueError, RecursionError) as exc:  # an endless number or nesting
+            raise forms.ValidationError(
+                _("Kein gültiges JSON: eine Zahl ist zu lang oder die Schachtelung zu tief.")
+            ) from exc
         if not isinstance(value, dict):
             raise forms.ValidationError(_('Bitte ein JSON-Objekt angeben, z. B. {"min_bid": 200}.'))
+        if "\\u0000" in json.dumps(value):  # json writes a NUL character as \u0000
+            # PostgreSQL's jsonb cannot store it; no ruleset text needs it
+            raise forms.ValidationError(_("Das Zeichen \\u0000 ist nicht erlaubt."))
         return value
 
 
@@ -85,8 +94,10 @@ class RegistrationForm(forms.ModelForm):
     """A player for this tournament; an existing player with the same name and club is
     reused.  Without a start number the next free one is given."""
 
-    start_number = forms.IntegerField(label=_("Startnummer"), min_value=1, required=False)
-    first_round = forms.IntegerField(label=_("ab Runde"), min_value=1, initial=1)
+    start_number = forms.IntegerField(
+        label=_("Startnummer"), min_value=1, max_value=99_999, required=False
+    )
+    first_round = forms.IntegerField(label=_("ab Runde"), min_value=1, max_value=99, initial=1)
 
     class Meta:
         model = Player
@@ -139,4 +150,16 @@ class TableRolesForm(forms.Form):
         )
         self.fields["scorer"] = forms.TypedChoiceField(
             label=_("Schreiber"), choices=players, coerce=int
+        )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form with the user name's length enforced before any lookup, so an
+    over-long name is a field error (django-axes records failed names in a 255-character
+    column)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].validators.append(
+            MaxLengthValidator(self.fields["username"].max_length or 150)
         )

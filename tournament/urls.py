@@ -1,9 +1,11 @@
 """URL configuration: public pages, clerk and director pages, admin, i18n."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scoring import views as scoring_views
+from tournament.forms import LoginForm
 
 urlpatterns = [
     path("", scoring_views.home, name="home"),
@@ -12,5 +14,10 @@ urlpatterns = [
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=LoginForm),
+        name="login",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
 ]
