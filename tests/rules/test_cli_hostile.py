@@ -32,6 +32,8 @@ from hypothesis import strategies as st
 
 from rules import cli
 
+# Each BUG_* flag below names a bug these tests found (the text says how it failed).
+# All are fixed: the flags are False and their pinned tests run as regression tests.
 BUG_CLI_UNHASHABLE_BASE = False
 """``{"ruleset": {"base": []}}`` (or ``{}`` as base): ``base not in PRESETS`` raises
 TypeError "unhashable type" in ``rules.presets.resolve_ruleset``: a traceback, exit 1."""

@@ -70,6 +70,8 @@ ON_POSTGRES = connection.vendor == "postgresql"
 
 # ------------------------------------------------------------------ known bugs (flags)
 
+# Each BUG_* flag below names a bug these tests found (the text says how it failed).
+# All are fixed: the flags are False and their pinned tests run as regression tests.
 BUG_HAND_INT_OVERFLOW = False
 """A bid or meld that the engine accepts but the database column cannot hold (bid 10**30;
 on PostgreSQL already 3 000 000 000) makes ``save_hand`` raise OverflowError (SQLite) /
