@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Max, Q, Sum
 
 from tournament.models import Registration, Round, Table, Tournament
 
@@ -128,6 +128,19 @@ def standings(
     for i, row in enumerate(rows):
         row.rank = rows[i - 1].rank if i and rows[i - 1].total == row.total else i + 1
     return rows
+
+
+def last_entry_at(tournament: Tournament):
+    """When the tournament's results last changed (a hand or round total saved or
+    confirmed), or ``None``; two queries.  The standings show it as "Stand", so the fragment
+    is the same bytes until the results change and a phone's ETag keeps matching."""
+    times = [
+        Hand.objects.filter(table__round__tournament=tournament).aggregate(m=Max("updated_at"))[
+            "m"
+        ],
+        RoundTotal.objects.filter(round__tournament=tournament).aggregate(m=Max("updated_at"))["m"],
+    ]
+    return max((t for t in times if t is not None), default=None)
 
 
 @dataclass

@@ -95,6 +95,7 @@ def _standings_fragment_bytes(
                 "round_number": round_number,
                 "table": table,
                 "large": large,
+                "last_entry": selectors.last_entry_at(tournament),
             },
             request=None,
         ).encode()
