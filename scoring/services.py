@@ -225,10 +225,8 @@ def save_hand(
     check_writable(round_, Tournament.EntryMode.HANDS, user)
     seats = table_seats(table)
     evaluation = evaluate(tournament, len(seats), entry)
-    if entry.number < 1 or entry.number > tournament.games_per_round:
-        evaluation.errors.setdefault("number", []).append(
-            _("Spielnummer muss zwischen 1 und %(n)s liegen.") % {"n": tournament.games_per_round}
-        )
+    if message := _game_number_error(tournament, entry.number):
+        evaluation.errors.setdefault("number", []).append(message)
     reason = (reason or "").strip()
     if round_.status == Round.Status.CLOSED and not reason:
         evaluation.errors.setdefault("reason", []).append(_reason_required_message())
@@ -268,6 +266,13 @@ def save_hand(
     return hand, evaluation
 
 
+def _game_number_error(tournament: Tournament, number: int) -> str | None:
+    """The message for a game number outside 1 … games per round, or ``None``."""
+    if 1 <= number <= tournament.games_per_round:
+        return None
+    return _("Spielnummer muss zwischen 1 und %(n)s liegen.") % {"n": tournament.games_per_round}
+
+
 def _reason_required_message() -> str:
     return _("Die Runde ist abgeschlossen: bitte den Grund der Korrektur angeben.")
 
@@ -275,37 +280,61 @@ def _reason_required_message() -> str:
 def _write_hand(table, number, values, user, expected_version, reason) -> Hand:
     """Create or correct the hand ``number`` of ``table`` (inside a transaction), after
     locking the round and re-checking, under the lock, that it may be written."""
-    round_ = lock_round(table.round_id)
-    check_writable(round_, Tournament.EntryMode.HANDS, user)
-    if round_.status == Round.Status.CLOSED and not reason:
-        raise PermissionError(_reason_required_message())
+    _lock_open_round(table.round_id, Tournament.EntryMode.HANDS, user, reason)
     hand = Hand.objects.select_for_update().filter(table=table, number=number).first()
     if hand is None:
         hand = Hand(table=table, number=number, entered_by=user, **values)
-        hand._change_reason = reason or None
-        hand.save()
+        _save_version(hand, reason)
         return hand
     if expected_version is None or expected_version != hand.version:
         raise StaleEntry(hand)
-    for key, value in values.items():
-        setattr(hand, key, value)
-    hand.version += 1
-    hand.entered_by = user
-    hand.confirmed_by = None
-    hand.confirmed_at = None
-    hand._change_reason = reason or None
-    hand.save()
+    _supersede(hand, values, user, reason)
     return hand
+
+
+def _lock_open_round(round_id: int, mode: str, user, reason: str) -> Round:
+    """Lock the round (:func:`tournament.services.lock_round`) and re-check under the lock
+    that it is open for ``user`` (it may have been closed since :func:`check_writable`
+    passed; the clerk's membership needs no second query) and that a closed round's
+    adjustment has its reason.  Raises ``PermissionError``."""
+    round_ = lock_round(round_id)
+    _check_round_open(round_, mode, user)
+    if round_.status == Round.Status.CLOSED and not reason:
+        raise PermissionError(_reason_required_message())
+    return round_
+
+
+def _save_version(entry: Hand | RoundTotal, reason: str) -> None:
+    """Save ``entry`` as a new history record with ``reason`` as its change reason."""
+    entry._change_reason = reason or None
+    entry.save()
+
+
+def _supersede(entry: Hand | RoundTotal, values: dict, user, reason: str) -> None:
+    """Correct a stored hand or round total: new values, the next version, ``user`` as its
+    enterer, its confirmation cleared (the confirmer saw other values), kept in history."""
+    for key, value in values.items():
+        setattr(entry, key, value)
+    entry.version += 1
+    entry.entered_by = user
+    entry.confirmed_by = None
+    entry.confirmed_at = None
+    _save_version(entry, reason)
 
 
 def check_writable(round_: Round, mode: str, user=None) -> None:
     """Raise ``PermissionError`` unless ``user`` may write entries of ``round_`` in
     ``mode`` (``hands`` or ``totals``): ``user`` is one of the tournament's clerks or its
-    director (:func:`tournament.services.may_enter`; ``None`` = a script), the round runs, or it is closed and ``user`` has
-    ``scoring.correct_closed_round`` (the director's adjustment); and the tournament
-    enters results in ``mode``."""
+    director (:func:`tournament.services.may_enter`; ``None`` = a script), the round runs
+    or is closed and ``user`` has ``scoring.correct_closed_round`` (the director's
+    adjustment), and the tournament enters results in ``mode``."""
     if user is not None and not may_enter(user, round_.tournament):
         raise PermissionError(_("Sie sind bei diesem Turnier nicht als Schreiber eingetragen."))
+    _check_round_open(round_, mode, user)
+
+
+def _check_round_open(round_: Round, mode: str, user) -> None:
+    """The state half of :func:`check_writable`: round status and entry mode."""
     if round_.status == Round.Status.PLANNED:
         raise PermissionError(_("Die Runde hat noch nicht begonnen; Einträge sind gesperrt."))
     if round_.status == Round.Status.CLOSED and not (
@@ -327,6 +356,17 @@ class ConfirmationRefused(Exception):
     tournament does not confirm entries); ``str()`` is the message for the user."""
 
 
+def _lock_for_confirmation(round_id: int, user) -> Round:
+    """Lock the round and check that ``user`` may confirm its entries now (inside a
+    transaction).  Raises ``PermissionError`` as :func:`check_writable`, and
+    :class:`ConfirmationRefused` when the tournament does not confirm entries."""
+    round_ = lock_round(round_id)
+    check_writable(round_, round_.tournament.entry_mode, user)
+    if not round_.tournament.confirmation_required:
+        raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
+    return round_
+
+
 def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
     """Confirm ``hand`` at the version ``user`` looked at (tournaments with
     ``confirmation_required``; FIELD-NOTES: the confirmer is never the enterer).
@@ -337,11 +377,7 @@ def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
     ``PermissionError`` when the round may not be written by ``user``.
     """
     with transaction.atomic():
-        round_ = lock_round(hand.table.round_id)
-        tournament = round_.tournament
-        check_writable(round_, tournament.entry_mode, user)
-        if not tournament.confirmation_required:
-            raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
+        tournament = _lock_for_confirmation(hand.table.round_id, user).tournament
         current = Hand.objects.select_for_update().select_related("entered_by").get(pk=hand.pk)
         if current.version != expected_version:
             raise StaleEntry(current)
@@ -367,11 +403,8 @@ def confirm_table_totals(table: Table, user, expected_versions: dict[int, int | 
     to confirm, ``PermissionError`` as :func:`check_writable`."""
     seats = table_seats(table)
     with transaction.atomic():
-        round_ = lock_round(table.round_id)
+        round_ = _lock_for_confirmation(table.round_id, user)
         tournament = round_.tournament
-        check_writable(round_, tournament.entry_mode, user)
-        if not tournament.confirmation_required:
-            raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
         current = _locked_totals(round_, seats)
         if changed := _changed_positions(current, seats, expected_versions):
             raise StaleTotals(table_totals(table, seats), changed)
@@ -512,10 +545,7 @@ def _store_round_totals(table, seats, entries, user, expected_versions, reason) 
     """The write half of :func:`save_round_totals`, in one transaction."""
     saved: list[RoundTotal] = []
     with transaction.atomic():
-        round_ = lock_round(table.round_id)
-        check_writable(round_, Tournament.EntryMode.TOTALS, user)
-        if round_.status == Round.Status.CLOSED and not reason:
-            raise PermissionError(_reason_required_message())
+        round_ = _lock_open_round(table.round_id, Tournament.EntryMode.TOTALS, user, reason)
         current = _locked_totals(round_, seats)
         if changed := _changed_positions(current, seats, expected_versions):
             raise StaleTotals(table_totals(table, seats), changed)
@@ -531,17 +561,9 @@ def _store_round_totals(table, seats, entries, user, expected_versions, reason) 
                 total = RoundTotal(
                     round=round_, registration_id=seat.registration_id, entered_by=user, **values
                 )
-                total._change_reason = reason or None
-                total.save()
+                _save_version(total, reason)
             elif any(getattr(total, k) != v for k, v in values.items()):
-                for key, value in values.items():
-                    setattr(total, key, value)
-                total.version += 1
-                total.entered_by = user
-                total.confirmed_by = None
-                total.confirmed_at = None
-                total._change_reason = reason or None
-                total.save()
+                _supersede(total, values, user, reason)
             saved.append(total)
         transaction.on_commit(lambda: invalidate_standings(round_.tournament_id))
     return saved
@@ -648,11 +670,8 @@ def record_ruling(
     tournament = round_.tournament
     check_writable(round_, tournament.entry_mode, user)
     errors: dict[str, list[str]] = {}
-    if not 1 <= hand_number <= tournament.games_per_round:
-        errors["hand_number"] = [
-            _("Spielnummer muss zwischen 1 und %(n)s liegen.") % {"n": tournament.games_per_round}
-        ]
-        return None, errors
+    if message := _game_number_error(tournament, hand_number):
+        return None, {"hand_number": [message]}
     claim, decision = claim.strip(), decision.strip()
     if not claim:
         errors["claim"] = [_("Bitte angeben, was beanstandet wurde.")]
