@@ -120,10 +120,9 @@ def _prepare(players: int, games: int, clerks: int) -> dict:
     from django.core.management import call_command
 
     from scoring import services
-    from scoring.management.commands.generate_tournament import CLUBS, FIRST_NAMES, LAST_NAMES
+    from scoring.management.commands.generate_tournament import register_random_players
     from scoring.roles import CLERK_GROUP
     from tournament import services as tournament_services
-    from tournament.models import Player
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)  # manifest for DEBUG=0
@@ -134,14 +133,7 @@ def _prepare(players: int, games: int, clerks: int) -> dict:
         venue="127.0.0.1",
         games_per_round=games,
     )
-    for _ in range(players):
-        player = Player.objects.create(
-            first_name=rng.choice(FIRST_NAMES),
-            last_name=rng.choice(LAST_NAMES),
-            club=rng.choice(CLUBS),
-            consent_public=rng.random() < 0.85,
-        )
-        tournament_services.register(tournament, player)
+    register_random_players(tournament, players, rng)
     round_ = tournament.round_set.get(number=1)
     tournament_services.draw_round(round_, seed=TOURNAMENT_SEED)
     tournament_services.start_round(round_)

@@ -44,6 +44,19 @@ DEMO_USERS = (
 )
 
 
+def register_random_players(tournament, count: int, rng: random.Random) -> None:
+    """Register ``count`` invented players (Swabian names and clubs; 85 % consent to be
+    named) with the next start numbers, reproducibly for ``rng``'s seed."""
+    for _ in range(count):
+        player = Player.objects.create(
+            first_name=rng.choice(FIRST_NAMES),
+            last_name=rng.choice(LAST_NAMES),
+            club=rng.choice(CLUBS),
+            consent_public=rng.random() < 0.85,
+        )
+        tournament_services.register(tournament, player)
+
+
 class Command(BaseCommand):
     help = "Generate a tournament with hands dealt and played out by the rules engine."
 
@@ -76,14 +89,7 @@ class Command(BaseCommand):
                 games_per_round=opts["games"],
                 clerks=[clerk],
             )
-            for _ in range(opts["players"]):
-                player = Player.objects.create(
-                    first_name=rng.choice(FIRST_NAMES),
-                    last_name=rng.choice(LAST_NAMES),
-                    club=rng.choice(CLUBS),
-                    consent_public=rng.random() < 0.85,
-                )
-                tournament_services.register(tournament, player)
+            register_random_players(tournament, opts["players"], rng)
         rounds = list(tournament.round_set.order_by("number"))
         hands = 0
         for round_ in rounds:
