@@ -609,7 +609,13 @@ class _Importer:
             return None
         if value not in self.in_file[target] and f.null and not f.db_constraint:
             return None  # history of a row deleted before the export: nothing to point at
-        raise _refuse(
+        raise self.missing(entry, old_pk, f, value)
+
+    def missing(self, entry: ModelPlan, old_pk, f, value):
+        """The error for row ``old_pk`` of ``entry`` whose field ``f`` points at ``value``,
+        a row that is neither in the file nor in this database."""
+        target = f.related_model
+        return _refuse(
             _("%(model)s %(pk)s verweist über %(field)s auf %(target)s %(value)s, das fehlt."),
             model=entry.label,
             pk=old_pk,
@@ -662,14 +668,7 @@ class _Importer:
         if target._meta.label_lower not in self.plan:
             return self.natural(target, value)
         if value not in self.new_pk[target]:
-            raise _refuse(
-                _("%(model)s %(pk)s verweist über %(field)s auf %(target)s %(value)s, das fehlt."),
-                model=entry.label,
-                pk=old_pk,
-                field=f.name,
-                target=target._meta.label_lower,
-                value=value,
-            )
+            raise self.missing(entry, old_pk, f, value)
         return self.new_pk[target][value]
 
     def finish(self) -> None:
