@@ -213,8 +213,10 @@ def _postgres(*statements: str) -> None:
             conn.execute(statement)
 
 
-def _environment(database_url: str) -> dict:
+def _environment(database_url: str, redis_url: str | None = None) -> dict:
+    extra = {"REDIS_URL": redis_url} if redis_url else {}
     return {
+        **extra,
         "DJANGO_SETTINGS_MODULE": "tournament.settings",
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "load-test-only-not-secret-" + "x" * 40,
@@ -323,7 +325,7 @@ ORDER = (
 def _report(result: dict, config: dict, args, problems: list[str]) -> str:
     duration = result["duration_s"]
     lines = [
-        f"load test: {args.database}, {args.users} phones + {args.clerks} clerks, "
+        f"load test: {args.database}{' + Redis cache' if args.redis else ''}, {args.users} phones + {args.clerks} clerks, "
         f"{duration:.0f} s, gunicorn {args.workers} workers × {args.threads} threads "
         f"(gthread) + WhiteNoise, locust {result['locust_version']}, loopback",
         f"tournament: {sum(config['table_sizes'])} players, {config['tables']} tables "
@@ -393,6 +395,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-validate", action="store_true", help="clerks skip the live check while typing"
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="shared Redis cache for the workers (REDIS_URL), e.g. redis://127.0.0.1:6379/14",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     if args.clerks < 1 or args.users < 0:
@@ -401,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="binokel-load-") as tmp:
         folder = Path(tmp)
         database_url = _database_url(args.database, folder)
-        env = _environment(database_url)
+        env = _environment(database_url, args.redis)
         os.environ.update(env)
         try:
             return _run(args, folder, env)

@@ -7,6 +7,8 @@
 | ``DJANGO_ALLOWED_HOSTS`` | ``localhost,127.0.0.1,[::1]`` (+ ``*`` in debug) | comma-separated |
 | ``DATABASE_URL`` | ``sqlite:///<project>/db.sqlite3`` | e.g. ``postgres://user@127.0.0.1:5432/binokel`` |
 | ``DJANGO_CSRF_TRUSTED_ORIGINS`` | empty | comma-separated origins behind a proxy |
+| ``REDIS_URL`` | empty (a cache per process) | e.g. ``redis://127.0.0.1:6379/0``: one cache shared by every worker and app server |
+| ``DJANGO_CACHE_PREFIX`` | ``binokel`` | key prefix in a Redis shared with other installations |
 """
 
 from __future__ import annotations
@@ -155,12 +157,25 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "binokel",
+# One cache per process by default (a laptop with one gunicorn). With REDIS_URL every worker
+# and every app server shares one cache, so a saved hand is in all their standings at once.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # several installations may share one Redis: keep their keys apart
+            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "binokel"),
+        }
     }
-}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "binokel",
+        }
+    }
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 
