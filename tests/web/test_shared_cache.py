@@ -137,9 +137,7 @@ def poll(server: Server, tournament_id: int, etag: str | None) -> tuple[int, str
 def post_hand_as_clerk(server: Server, username: str, url: str, data: dict) -> int:
     """Log in through the login form (CSRF token from the page) and post the hand form."""
     jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(
-        urllib.request.HTTPCookieProcessor(jar), _NoRedirect()
-    )
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirect())
 
     def form_post(path: str, fields: dict) -> int:
         page = opener.open(f"{server.base}{path}", timeout=30).read().decode()
