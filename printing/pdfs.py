@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils import timezone, translation
 
+from scoring.qr import qr_data_uri
 from tournament.models import Round, Tournament
 
 from . import documents, handout
@@ -90,3 +91,17 @@ def rules_pdf(tournament: Tournament, language: str = "de") -> bytes:
                 "h": handout.build(tournament.ruleset, language, tournament.four_table_mode),
             },
         )
+
+
+def poster_pdf(tournament: Tournament, standings_address: str) -> bytes:
+    """A4 poster for the door and the tables: the standings address as a large QR code and
+    in large type (the QR image is embedded as a ``data:`` URI; nothing is fetched)."""
+    return render_pdf(
+        "printing/poster.html",
+        {
+            "tournament": tournament,
+            "printed_at": timezone.localtime(),
+            "standings_address": standings_address,
+            "qr_uri": qr_data_uri(standings_address),
+        },
+    )

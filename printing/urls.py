@@ -17,4 +17,5 @@ urlpatterns = [
     ),
     path("turnier/<int:pk>/druck/rangliste.pdf", views.results, name="results"),
     path("turnier/<int:pk>/druck/regeln.pdf", views.rules, name="rules"),
+    path("turnier/<int:pk>/druck/aushang.pdf", views.poster, name="poster"),
 ]

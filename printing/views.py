@@ -11,10 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from scoring.qr import standings_address
 from scoring.views import round_number_param
 from tournament.models import Round, Tournament
 
-from .pdfs import results_pdf, rules_pdf, score_sheets_pdf, table_plan_pdf
+from .pdfs import poster_pdf, results_pdf, rules_pdf, score_sheets_pdf, table_plan_pdf
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
@@ -62,3 +63,9 @@ def rules(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     language = "en" if request.GET.get("sprache") == "en" else "de"
     return _pdf(rules_pdf(tournament, language), f"regeln-{language}.pdf")
+
+
+def poster(request: HttpRequest, pk: int) -> HttpResponse:
+    """A4 poster with the standings address as a QR code, for the door and the tables."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return _pdf(poster_pdf(tournament, standings_address(pk, request)), "aushang-rangliste.pdf")

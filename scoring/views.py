@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.cache import cache
@@ -24,9 +25,10 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from tournament import services as tournament_services
+from tournament.backup import last_automatic_backup
 from tournament.models import Round, Table, Tournament
 
-from . import selectors, services
+from . import qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .tables import StandingsTable
@@ -133,8 +135,31 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "round_number": round_number,
             "fragment": _standings_fragment_html(tournament, round_number, large=True),
+            "show_qr": request.GET.get("qr") != "0",
+            "standings_address": qr.standings_address(tournament.pk, request),
         },
     )
+
+
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    """The join screen for the projector: the standings address as a large QR code and in
+    large type, so the hall's phones find the standings without typing."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return render(
+        request,
+        "scoring/join.html",
+        {"tournament": tournament, "standings_address": qr.standings_address(pk, request)},
+    )
+
+
+def qr_code(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings address as a QR code (SVG image), made here: no network needed."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    response = HttpResponse(
+        qr.qr_svg(qr.standings_address(tournament.pk, request)), content_type="image/svg+xml"
+    )
+    response["Cache-Control"] = "max-age=300"
+    return response
 
 
 def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
@@ -192,9 +217,11 @@ def clerk_overview(request: HttpRequest, pk: int) -> HttpResponse:
         {"round": r, "tables": selectors.round_progress(r)}
         for r in tournament.round_set.all().order_by("number")
     ]
-    return render(
-        request, "scoring/clerk_overview.html", {"tournament": tournament, "rounds": rounds}
-    )
+    context = {"tournament": tournament, "rounds": rounds}
+    if settings.BACKUP_DIR:  # venue mode: the director sees that backups are being made
+        context["backup_dir"] = settings.BACKUP_DIR
+        context["last_backup"] = last_automatic_backup(settings.BACKUP_DIR)
+    return render(request, "scoring/clerk_overview.html", context)
 
 
 def _table_or_404(request: HttpRequest, pk: int, round_number: int, table_number: int) -> Table:

@@ -10,6 +10,7 @@ swapping players between tables.
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -27,6 +29,8 @@ from rules import PRESETS, RulesetError
 from scoring.messages import ruleset_message
 
 from .models import Player, Registration, Round, Seat, Table, Tournament
+
+logger = logging.getLogger(__name__)
 
 
 def create_tournament(
@@ -359,6 +363,20 @@ def close_round(round_: Round) -> None:
     locked.closed_at = timezone.now()
     locked.save(update_fields=["status", "closed_at"])
     round_.status, round_.closed_at = locked.status, locked.closed_at
+    if settings.BACKUP_DIR:
+        number = locked.number
+        transaction.on_commit(lambda: _backup_after_close(number))
+
+
+def _backup_after_close(round_number: int) -> None:
+    """Venue mode: a backup as soon as a round is closed.  A failed backup is logged and
+    never undoes or blocks the close (the timer's next backup tries again)."""
+    from tournament import backup
+
+    try:
+        backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
+    except backup.BackupError:
+        logger.exception("automatic backup after closing round %s failed", round_number)
 
 
 @transaction.atomic

@@ -6,7 +6,11 @@
 | ``DJANGO_DEBUG`` | ``1`` | ``0`` for production |
 | ``DJANGO_ALLOWED_HOSTS`` | ``localhost,127.0.0.1,[::1]`` (+ ``*`` in debug) | comma-separated |
 | ``DATABASE_URL`` | ``sqlite:///<project>/db.sqlite3`` | e.g. ``postgres://user@127.0.0.1:5432/binokel`` |
+| ``DJANGO_SECRET_KEY_FILE`` | empty | a file holding the secret key (used when ``DJANGO_SECRET_KEY`` is empty) |
 | ``DJANGO_CSRF_TRUSTED_ORIGINS`` | empty | comma-separated origins behind a proxy |
+| ``DJANGO_HTTPS`` | ``1`` | ``0``: plain HTTP on the venue network (no Secure cookies, no redirect, no HSTS) |
+| ``BINOKEL_PUBLIC_URL`` | empty | base address for phones in QR codes, e.g. ``http://192.168.1.20:8000`` |
+| ``BINOKEL_BACKUP_DIR`` | empty | automatic backups at every round close (venue mode) |
 | ``REDIS_URL`` | empty (a cache per process) | e.g. ``redis://127.0.0.1:6379/0``: one cache shared by every worker and app server |
 | ``DJANGO_CACHE_PREFIX`` | ``binokel`` | key prefix in a Redis shared with other installations |
 """
@@ -30,6 +34,9 @@ def _env_list(name: str, default: str = "") -> list[str]:
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY and os.environ.get("DJANGO_SECRET_KEY_FILE"):
+    # the venue command keeps the key in a file of its data folder (0600), outside the repo
+    SECRET_KEY = Path(os.environ["DJANGO_SECRET_KEY_FILE"]).read_text().strip()
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0")
@@ -179,7 +186,17 @@ else:
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 
-if not DEBUG:
+# The address phones reach the standings at (the venue command sets the laptop's LAN
+# address), for the QR codes; empty: the address the page itself was requested at.
+PUBLIC_BASE_URL = os.environ.get("BINOKEL_PUBLIC_URL", "").rstrip("/")
+# Automatic backups of the SQLite database (venue mode): at every round close, and shown
+# on the director's overview.  Empty: none.
+BACKUP_DIR = os.environ.get("BINOKEL_BACKUP_DIR", "")
+
+# DJANGO_HTTPS=0: served over plain HTTP on a venue's own network (no TLS proxy), so the
+# cookies cannot be "Secure" and there is nothing to redirect to.
+HTTPS = os.environ.get("DJANGO_HTTPS", "1") == "1"
+if not DEBUG and HTTPS:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"

@@ -1,0 +1,45 @@
+"""The standings address for phones, and its QR code (segno, no network).
+
+Used by the join screen (``/turnier/<id>/beitreten/``), the corner of the projector page
+and the printed poster (``printing``).  In venue mode ``settings.PUBLIC_BASE_URL`` is the
+laptop's LAN address, so a projector opened on the laptop itself as ``127.0.0.1`` still
+shows the address the phones can reach.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+
+import segno
+from django.conf import settings
+from django.http import HttpRequest
+from django.urls import reverse
+
+
+def standings_address(tournament_id: int, request: HttpRequest | None = None) -> str:
+    """Absolute URL of the tournament's public standings: ``PUBLIC_BASE_URL`` + path when
+    set, else the address ``request`` came in at; the bare path when neither is known."""
+    path = reverse("scoring:standings", args=[tournament_id])
+    if settings.PUBLIC_BASE_URL:
+        return settings.PUBLIC_BASE_URL + path
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return path
+
+
+def qr_svg(data: str, scale: int = 8) -> bytes:
+    """``data`` as a QR code in SVG (UTF-8 bytes), error correction level M, with the
+    standard quiet zone of 4 modules and a viewBox instead of a fixed size (CSS sizes it);
+    ``scale`` is the size of one module in SVG units."""
+    out = io.BytesIO()
+    segno.make(data, error="m", micro=False).save(
+        out, kind="svg", scale=scale, border=4, omitsize=True
+    )
+    return out.getvalue()
+
+
+def qr_data_uri(data: str) -> str:
+    """``data`` as a QR code in a ``data:image/svg+xml;base64,…`` URI, for an ``<img>`` in a
+    PDF (the PDF fetcher loads nothing from outside)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(qr_svg(data)).decode("ascii")

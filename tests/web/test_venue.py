@@ -1,0 +1,178 @@
+"""Venue mode (issue 12.1): ``python -m tournament.venue`` started as a subprocess on a
+loopback address with its own data folder, as a director starts it on the club laptop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from bench.load_test import _free_port
+from scoring.qr import qr_svg
+from tournament import venue
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _once():
+    # the venue keeps its own SQLite file; running it again in the PostgreSQL run adds nothing
+    if connection.vendor != "sqlite":
+        pytest.skip("venue mode runs on SQLite; checked in the SQLite run")
+
+
+def _get(url: str) -> tuple[int, dict, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+class Venue:
+    def __init__(self, data: Path, port: int, log: Path):
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "BINOKEL_"))
+        }
+        self.base = f"http://127.0.0.1:{port}"
+        self.log = log
+        command = [sys.executable, "-m", "tournament.venue", "--data", str(data)]
+        command += ["--bind", "127.0.0.1", "--port", str(port), "--workers", "1", "--demo"]
+        command += ["--backup-minutes", "0.02"]
+        with open(log, "ab") as out:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
+
+    def wait(self) -> None:
+        for _ in range(600):
+            if self.process.poll() is not None:
+                raise AssertionError(self.log.read_text()[-3000:])
+            try:
+                if _get(f"{self.base}/turnier/1/")[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError("venue did not answer: " + self.log.read_text()[-3000:])
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=60)
+
+
+def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path):
+    data = tmp_path / "daten"
+    port = _free_port()
+    first = Venue(data, port, tmp_path / "venue.log")
+    try:
+        first.wait()
+        status, headers, body = _get(f"{first.base}/turnier/1/")
+        assert status == 200 and "Rangliste" in body.decode()
+
+        # the QR code on the projector and join screen is the standings address for phones
+        status, headers, svg = _get(f"{first.base}/turnier/1/qr.svg")
+        assert status == 200 and headers["Content-Type"] == "image/svg+xml"
+        assert svg == qr_svg(f"{first.base}/turnier/1/")
+        assert _get(f"{first.base}/turnier/1/beitreten/")[0] == 200
+        status, headers, pdf = _get(f"{first.base}/turnier/1/druck/aushang.pdf")
+        assert status == 200 and pdf.startswith(b"%PDF")
+
+        # DEBUG is off: a wrong address gets the plain 404, no URL list, no settings
+        status, _, body = _get(f"{first.base}/gibt-es-nicht/")
+        assert status == 404
+        assert b"URLconf" not in body and b"DEBUG" not in body
+        # static files are served (WhiteNoise, hashed names after collectstatic)
+        page = _get(f"{first.base}/turnier/1/")[2].decode()
+        css = page.split('href="', 2)[1].split('"')[0] if 'href="/static/' in page else None
+        assert css and _get(f"{first.base}{css}")[0] == 200
+
+        # backups by the timer (every 1.2 s here) land in the data folder
+        deadline = time.monotonic() + 30
+        while not list((data / "sicherungen").glob("auto-*-timer.sqlite3")):
+            assert time.monotonic() < deadline, (tmp_path / "venue.log").read_text()[-2000:]
+            time.sleep(0.3)
+    finally:
+        assert first.stop() == 0
+    assert list((data / "sicherungen").glob("auto-*-ende.sqlite3"))
+
+    key_file = data / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    key = key_file.read_text()
+    assert len(key.strip()) >= 50
+
+    # a restart with the same folder resumes: same key, same tournament, no second demo
+    second = Venue(data, port, tmp_path / "venue.log")
+    try:
+        second.wait()
+        assert key_file.read_text() == key
+        assert _get(f"{second.base}/turnier/2/")[0] == 404
+    finally:
+        assert second.stop() == 0
+
+
+def test_secret_key_is_made_once_with_owner_only_rights(tmp_path):
+    path = tmp_path / "secret_key"
+    assert venue.ensure_secret_key(path) is True
+    key = path.read_text()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    os.chmod(path, 0o644)
+    assert venue.ensure_secret_key(path) is False
+    assert path.read_text() == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_allowed_hosts_hold_loopback_the_addresses_and_extra_names():
+    hosts = venue.allowed_hosts(["192.168.1.20"], "turnier.local, beamer")
+    assert {"localhost", "127.0.0.1", "192.168.1.20", "turnier.local", "beamer"} <= set(hosts)
+    assert "*" not in hosts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_a_round_writes_a_backup_and_the_overview_shows_its_time(
+    client, director, clerk, tmp_path, settings
+):
+    from tests.conftest import make_tournament
+    from tournament import services
+
+    settings.BACKUP_DIR = str(tmp_path / "sicherungen")
+    tournament = make_tournament(players=9)
+    client.force_login(director)
+    overview = client.get(f"/turnier/{tournament.pk}/erfassung/").content.decode()
+    assert "Noch keine automatische Sicherung" in overview
+
+    services.close_round(tournament.round_set.get(number=1))
+    backups = list((tmp_path / "sicherungen").glob("auto-*-runde-1.sqlite3"))
+    assert len(backups) == 1
+    overview = client.get(f"/turnier/{tournament.pk}/erfassung/").content.decode()
+    assert "Letzte Sicherung" in overview
+
+
+@pytest.mark.django_db(transaction=True)
+def test_automatic_backups_keep_the_newest_twenty(tmp_path, settings):
+    from tournament import backup
+
+    folder = tmp_path / "sicherungen"
+    folder.mkdir()
+    for i in range(25):  # older backups, by name
+        (folder / f"auto-2026-01-01-0000{i:02d}-timer.sqlite3").write_bytes(b"x")
+    (folder / "von-hand.sqlite3").write_bytes(b"x")
+    backup.automatic_backup(folder, "timer")
+    kept = backup.automatic_backups(folder)
+    assert len(kept) == 20
+    assert not kept[0].name.startswith("auto-2026-01-01")  # the new one, newest first
+    names = {p.name for p in kept}
+    assert "auto-2026-01-01-000024-timer.sqlite3" in names
+    assert "auto-2026-01-01-000005-timer.sqlite3" not in names  # the six oldest are gone
+    assert (folder / "von-hand.sqlite3").exists()

@@ -1,0 +1,239 @@
+"""Tournament night on the club laptop: ``./scripts/venue`` (``python -m tournament.venue``).
+
+One command serves the app to the venue's phones over the hall's Wi-Fi (or the laptop's
+own hotspot), with no internet needed:
+
+- production settings (``DJANGO_DEBUG=0``) over plain HTTP on the local network
+  (``DJANGO_HTTPS=0``: no Secure cookies, no redirect to HTTPS that nobody serves);
+- a data folder (``--data``, default ``$BINOKEL_DATA`` or ``~/Binokel-Turnier``) holding the
+  SQLite database ``binokel.sqlite3``, the secret key ``secret_key`` (made once, mode
+  0600) and the automatic backups in ``sicherungen/``; rerunning the command with the same
+  folder resumes the same tournament with the same key (logins stay valid);
+- ``ALLOWED_HOSTS`` from the laptop's own addresses, plus ``DJANGO_ALLOWED_HOSTS``;
+- gunicorn bound to ``--bind`` (default ``0.0.0.0``: every address of the laptop) and
+  ``--port`` (default 8000), static files by WhiteNoise;
+- automatic backups every ``--backup-minutes`` (default 10) and at every round close
+  (:func:`tournament.backup.automatic_backup`, the newest 20 kept), and one when the command
+  is stopped;
+- the addresses for phones, the projector and the join screen are printed at the start.
+
+``--restore FILE`` puts a backup back (the server must be stopped; asks first) and
+``--demo`` loads the demo tournament into an empty database.
+
+Errors (a data folder that cannot be made, a port in use) end the command with a German
+message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = "~/Binokel-Turnier"
+DATABASE_FILE = "binokel.sqlite3"
+SECRET_FILE = "secret_key"
+BACKUP_FOLDER = "sicherungen"
+
+
+def ensure_secret_key(path: Path) -> bool:
+    """Make ``path`` hold a new random secret key (mode 0600) unless it already exists;
+    returns True when a key was made.  An existing key is never changed (sessions and
+    CSRF tokens of the evening stay valid across restarts), but its mode is tightened."""
+    if path.exists():
+        os.chmod(path, 0o600)
+        return False
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(secrets.token_urlsafe(50) + "\n")
+    return True
+
+
+def lan_addresses() -> list[str]:
+    """The laptop's own IPv4 addresses other than loopback, best guess first: the address
+    the system would send from into a private network (a UDP "connect" sends nothing), then
+    the addresses of the host name.  May be empty (no network at all)."""
+    found: list[str] = []
+    for probe in ("192.168.0.1", "10.0.0.1", "172.16.0.1"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.connect((probe, 9))
+                found.append(sock.getsockname()[0])
+        except OSError:
+            continue
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    result = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local) and address not in result:
+            result.append(address)
+    return result
+
+
+def allowed_hosts(addresses: list[str], extra: str = "") -> list[str]:
+    """ALLOWED_HOSTS for venue mode: loopback, the given addresses, the host name (also as
+    ``<name>.local`` for mDNS) and the comma-separated ``extra`` names."""
+    hosts = ["localhost", "127.0.0.1", "[::1]", *addresses]
+    name = socket.gethostname()
+    if name:
+        hosts += [name, f"{name}.local"]
+    hosts += [h.strip() for h in extra.split(",") if h.strip()]
+    return list(dict.fromkeys(hosts))
+
+
+def environment(data: Path, public_url: str, hosts: list[str]) -> dict[str, str]:
+    """The environment variables the settings read in venue mode (see settings' table)."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_HTTPS": "0",
+        "DJANGO_SECRET_KEY": "",
+        "DJANGO_SECRET_KEY_FILE": str(data / SECRET_FILE),
+        "DATABASE_URL": f"sqlite:///{data / DATABASE_FILE}",
+        "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
+        "BINOKEL_PUBLIC_URL": public_url,
+        "BINOKEL_BACKUP_DIR": str(data / BACKUP_FOLDER),
+    }
+
+
+def _manage(*args: str) -> None:
+    subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT, check=True)
+
+
+def _port_free(bind: str, port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((bind, port))
+        except OSError:
+            return False
+    return True
+
+
+def _backup(reason: str) -> None:
+    """One automatic backup in this process (Django is set up); a failure is printed."""
+    from django.conf import settings
+
+    from tournament import backup
+
+    try:
+        report = backup.automatic_backup(settings.BACKUP_DIR, reason)
+    except backup.BackupError as exc:
+        print(f"Sicherung fehlgeschlagen: {exc}", file=sys.stderr, flush=True)
+    else:
+        print(f"Sicherung: {report.path.name}", flush=True)
+
+
+def _banner(base: str, data: Path, addresses: list[str]) -> str:
+    from tournament.models import Tournament
+
+    tournament = Tournament.objects.order_by("-date", "-pk").first()
+    lines = ["", f"  Binokel-Turnier läuft.  Daten: {data}", ""]
+    if not addresses:
+        lines.append("  Achtung: kein Netzwerk gefunden, Handys erreichen den Laptop nicht.")
+    if tournament:
+        lines += [
+            f"  Handys (Rangliste):  {base}/turnier/{tournament.pk}/",
+            f"  Beamer:              {base}/turnier/{tournament.pk}/beamer/",
+            f"  QR-Code zum Zeigen:  {base}/turnier/{tournament.pk}/beitreten/",
+            f"  Aushang (PDF):       {base}/turnier/{tournament.pk}/druck/aushang.pdf",
+        ]
+    lines += [
+        f"  Turnierleitung:      {base}/",
+        "  (Strg+C beendet den Server; eine letzte Sicherung wird geschrieben)",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/venue", description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=os.environ.get("BINOKEL_DATA", DEFAULT_DATA))
+    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--backup-minutes", type=float, default=10.0)
+    parser.add_argument("--demo", action="store_true", help="load the demo into an empty database")
+    parser.add_argument("--restore", metavar="BACKUP", help="put a backup back, then stop")
+    parser.add_argument("--yes", action="store_true", help="with --restore: do not ask first")
+    args = parser.parse_args(argv)
+
+    data = Path(args.data).expanduser().resolve()
+    try:
+        data.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (data / BACKUP_FOLDER).mkdir(exist_ok=True)
+        made_key = ensure_secret_key(data / SECRET_FILE)
+    except OSError as exc:
+        print(f"Datenordner {data} geht nicht: {exc}", file=sys.stderr)
+        return 1
+    addresses = lan_addresses()
+    if args.bind not in ("0.0.0.0", "::"):
+        addresses = [args.bind] + [a for a in addresses if a != args.bind]
+    base = f"http://{addresses[0] if addresses else '127.0.0.1'}:{args.port}"
+    hosts = allowed_hosts(addresses, os.environ.get("DJANGO_ALLOWED_HOSTS", ""))
+    os.environ.update(environment(data, base, hosts))
+    os.chdir(ROOT)
+
+    if args.restore:
+        _manage("restore_db", args.restore, *(["--yes"] if args.yes else []))
+        return 0
+    if not _port_free(args.bind, args.port):
+        print(
+            f"Port {args.port} ist belegt: läuft der Server schon? (--port wählt einen anderen)",
+            file=sys.stderr,
+        )
+        return 1
+    if made_key:
+        print(f"Neuer geheimer Schlüssel in {data / SECRET_FILE}", flush=True)
+    _manage("migrate", "-v0")
+    _manage("collectstatic", "--noinput", "-v0")
+    if args.demo:
+        _manage("load_demo")
+
+    import django
+
+    django.setup()
+    command = [str(Path(sys.executable).parent / "gunicorn"), "tournament.wsgi"]
+    command += ["--bind", f"{args.bind}:{args.port}", "--workers", str(args.workers)]
+    command += ["--worker-class", "gthread", "--threads", "4", "--timeout", "60"]
+    server = subprocess.Popen(command, cwd=ROOT)
+    print(_banner(base, data, addresses), flush=True)
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        next_backup = time.monotonic() + args.backup_minutes * 60
+        while not stop.wait(1.0):
+            if server.poll() is not None:
+                print("Der Server ist beendet.", file=sys.stderr)
+                return 1
+            if time.monotonic() >= next_backup:
+                _backup("timer")
+                next_backup = time.monotonic() + args.backup_minutes * 60
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        _backup("ende")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
