@@ -1,6 +1,6 @@
 """Regenerate ``rules/meldrare_table.py``: the rare-meld thresholds of every preset.
 
-Usage: ``.venv/bin/python scripts/meld_thresholds.py [HANDS]`` (default 20000 simulated
+Usage: ``.venv/bin/python scripts/meld_thresholds.py [HANDS]`` (default 10000 simulated
 hands per preset and table size; about a minute each).  Run it after changing a preset's
 meld table, pack, deals or card points; the rules tests fail while a preset has no row.
 """
@@ -29,7 +29,7 @@ RARE_THRESHOLDS: dict[str, dict[int, int]] = {{
 
 
 def main() -> None:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     lines = [HEADER.format(hands=hands)]
     for preset_id, ruleset in PRESETS.items():
         row = {d.seats: simulate_threshold(ruleset, d.seats, hands) for d in ruleset.deals}
