@@ -81,6 +81,7 @@ def _child(players: int, repeat: int, wrk: bool) -> dict:
     timings = []
     for hand in hands:
         form_data = HandForm.initial_from(hand)
+        form_data["confirm_rare"] = True  # re-saving stored hands: rare melds were real
         seats = services.table_seats(hand.table)
         form = HandForm(form_data, seats=seats, ruleset=tournament.ruleset)
         assert form.is_valid(), form.errors

@@ -4,7 +4,10 @@ Commands (contract in ``docs/rules-engine.md``):
 
 - ``meld``: ``{"ruleset", "trump", "cards"}`` → ``{"total", "melds": [{"name", "points",
   "cards"}]}``
-- ``score``: a hand record with ``"ruleset"`` → ``{"scores", "declarer_won"}``
+- ``score``: a hand record with ``"ruleset"`` → ``{"scores", "declarer_won"}``, plus
+  ``"warnings": [{"field", "message"}]`` when a seat's melds are attainable but rare
+- ``meld-range``: ``{"ruleset", "hand_size"}`` → ``{"max", "totals"}``, the meld totals one
+  hand of that many cards can hold over all trumps
 - ``check-play``: ``{"ruleset", "trump", "trick", "hand", "card"}`` → ``{"legal", "rule",
   "legal_cards", "winner"}``
 - ``presets``: prints each preset as a full ruleset object, one per line (no input).
@@ -24,10 +27,12 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from .errors import FieldError, InvalidInput
+from .meldrange import meld_range_request
+from .meldrare import meld_warnings
 from .melds import meld_request
 from .play import play_request
 from .presets import PRESETS, resolve_ruleset
-from .scoring import score_request
+from .scoring import parse_record, score_hand
 
 
 def _keys(data: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -35,7 +40,8 @@ def _keys(data: dict[str, Any], allowed: tuple[str, ...]) -> None:
     missing = [
         k
         for k in allowed
-        if k not in data and k in ("ruleset", "trump", "cards", "trick", "hand", "card")
+        if k not in data
+        and k in ("ruleset", "trump", "cards", "trick", "hand", "card", "hand_size")
     ]
     errors = [FieldError(str(k) or "line", f"unknown field {k!r}", code="unknown") for k in unknown]
     errors += [FieldError(k, "is required", code="required") for k in missing]
@@ -64,7 +70,17 @@ def do_meld(data: dict[str, Any]) -> dict[str, Any]:
 def do_score(data: dict[str, Any]) -> dict[str, Any]:
     """One ``score`` request → its answer; raises :class:`InvalidInput`."""
     ruleset = _ruleset(data)
-    return score_request(ruleset, data).to_dict()
+    record = parse_record(ruleset, data)
+    result = score_hand(ruleset, record).to_dict()
+    if warnings := meld_warnings(ruleset, record):
+        result["warnings"] = [w.to_dict() for w in warnings]
+    return result
+
+
+def do_meld_range(data: dict[str, Any]) -> dict[str, Any]:
+    """One ``meld-range`` request → its answer; raises :class:`InvalidInput`."""
+    _keys(data, ("ruleset", "hand_size"))
+    return meld_range_request(data, _ruleset(data)).to_dict()
 
 
 def do_check_play(data: dict[str, Any]) -> dict[str, Any]:
@@ -78,6 +94,7 @@ COMMANDS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "meld": do_meld,
     "score": do_score,
     "check-play": do_check_play,
+    "meld-range": do_meld_range,
 }
 
 

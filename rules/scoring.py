@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import FieldError, InvalidInput
+from .meldrange import meld_range, seat_hand_size
 from .ruleset import CardPoints, LostGame, Penalty, Ruleset
 
 OUTCOMES = ("played", "abgehen", "durch", "durch-aufgelegt", "durch-ohne-dabb", "bettel")
@@ -180,6 +181,25 @@ def _possible_trick_points(
 # ------------------------------------------------------------------------ validation
 
 
+def impossible_melds(ruleset: Ruleset, seats: int, melds: Sequence[int]) -> list[FieldError]:
+    """One error per seat whose meld total no hand can hold (:func:`rules.meldrange.meld_range`
+    for the hand size at ``seats``; the declarer holds as many cards after taking the Dabb
+    and discarding).  Field ``melds[i]``, code ``meld_impossible``, params ``value``,
+    ``cards`` (hand size) and ``max`` (the highest attainable total)."""
+    size = seat_hand_size(ruleset, seats)
+    attainable = meld_range(ruleset, size)
+    return [
+        FieldError(
+            f"melds[{i}]",
+            f"meld {value} is not possible with {size} cards (at most {attainable.max})",
+            code="meld_impossible",
+            params={"value": value, "cards": size, "max": attainable.max},
+        )
+        for i, value in enumerate(melds)
+        if value not in attainable
+    ]
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -231,7 +251,8 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
     found, each naming its field: unknown keys; ``seats`` not a table size of the ruleset;
     ``declarer`` outside the table; ``bid`` under the minimum or off the step; an outcome the
     ruleset does not play, or a concession it does not allow; lists of the wrong length;
-    negative or non-multiple-of-10 melds; trick points that do not add up to the total
+    negative or non-multiple-of-10 melds, or melds no hand of the seat's size can hold
+    (:func:`impossible_melds`); trick points that do not add up to the total
     (250) or that no seat could hold under the card-point scheme; tricks taken that do not
     add up to the number of tricks; a ``won`` flag outside special games; a penalty the
     ruleset does not know, on a seat outside the table, or a misdiscard by a defender.
@@ -322,6 +343,8 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
         errors.append(
             FieldError("melds", "melds are required, one number per seat", code="required")
         )
+    if melds is not None and seats is not None and outcome in ("played", "abgehen"):
+        errors.extend(impossible_melds(ruleset, seats, melds))
     if outcome in SPECIAL_OUTCOMES and melds is not None and any(melds):
         errors.append(
             FieldError("melds", f"nobody melds in a {outcome}", code="no_melds_in_special")

@@ -7,7 +7,8 @@ no sequence of hands under the ruleset could produce:
 - with ``rounding == "tens"`` every hand score is a multiple of 10 (melds are multiples of
   10, trick points are rounded to tens, bids move in steps of 10), so the total is too;
 - a hand can add at most :func:`hand_score_bounds` ``high`` points and take away at most
-  ``low``, so ``games`` hands stay within ``games`` times those bounds;
+  ``low`` (melds limited to what a hand of the table's size can hold), so ``games`` hands
+  stay within ``games`` times those bounds;
 - a player is declarer at most once per hand: games won plus lost as declarer ≤ ``games``.
 
 The bounds are deliberately generous (they hold for every legal hand), so they catch typos
@@ -19,9 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import SUITS, make_deck
 from .errors import FieldError, InvalidInput
-from .melds import best_meld
+from .meldrange import meld_range, seat_hand_size
 from .ruleset import Ruleset
 from .scoring import _int
 
@@ -35,32 +35,30 @@ class ScoreBounds:
     high: int
 
 
-@lru_cache(maxsize=64)
-def max_meld(ruleset: Ruleset) -> int:
-    """The most meld points any hand can hold under ``ruleset`` (game points).
-
-    Computed as the best meld of the whole pack over every trump suit: a player's cards are
-    a subset of the pack, and the best meld of a subset never exceeds that of the pack, so
-    this bounds every single hand and every team's pooled melds.
-    """
-    deck = make_deck(ruleset.deck_size)
-    return max(best_meld(ruleset, deck, trump).total for trump in SUITS)
+def side_max_meld(ruleset: Ruleset, seats: int) -> int:
+    """The most meld points one scoring side can enter at a table of ``seats`` (game points):
+    the highest total one hand of the seat's size can hold (:func:`rules.meldrange.meld_range`,
+    the same limit that :func:`rules.scoring.parse_record` applies to each seat) times the
+    number of hands the side pools (two for partners, else one)."""
+    per_hand = meld_range(ruleset, seat_hand_size(ruleset, seats)).max
+    return per_hand * max(len(side) for side in ruleset.sides(seats))
 
 
 @lru_cache(maxsize=64)
 def hand_score_bounds(ruleset: Ruleset, seats: int) -> ScoreBounds:
     """Bounds on one player's score from one hand at a table of ``seats`` players.
 
-    ``high`` = most melds (:func:`max_meld`) + all trick points + the largest opponents'
-    bonus + the largest special-game credit.  ``low`` = minus the largest deduction: a lost
-    game, Abgehen, Verwerfen or misdiscard at the highest sensible bid, or a lost special
-    game.  The highest sensible bid is the first bidding step at or above the most any side
-    can make (most melds + all trick points); no declarer can make more, and bids beyond it
-    are treated as impossible.  Source: the penalty parameters of the ruleset itself
+    ``high`` = most melds a side can enter (:func:`side_max_meld`, from the hand size) + all
+    trick points + the largest opponents' bonus + the largest special-game credit.  ``low``
+    = minus the largest deduction: a lost game, Abgehen, Verwerfen or misdiscard at the
+    highest sensible bid, or a lost special game.  The highest sensible bid is the first
+    bidding step above the most any side can make (most melds + all trick points): no
+    declarer can make more, one step more is the least bid that is out of reach (where
+    conceding is allowed only then), and bids beyond it are treated as impossible.  Source: the penalty parameters of the ruleset itself
     (``lost``, ``abgehen``, ``revoke``, ``misdiscard``, the special games).
     """
-    reachable = max_meld(ruleset) + ruleset.trick_points_total
-    steps = max(0, -(-(reachable - ruleset.min_bid) // ruleset.bid_step))
+    reachable = side_max_meld(ruleset, seats) + ruleset.trick_points_total
+    steps = max(0, (reachable - ruleset.min_bid) // ruleset.bid_step + 1)
     top_bid = ruleset.min_bid + steps * ruleset.bid_step
 
     bonuses = [ruleset.lost.opponents_bonus.points(top_bid, seats)]

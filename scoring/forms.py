@@ -40,7 +40,8 @@ class HandForm(forms.Form):
 
     Field names: ``number``, ``dealer``, ``declarer``, ``bid``, ``trump``, ``outcome``,
     ``melds_<position>``, ``tricks_<position>``, ``won``, ``penalty_type``,
-    ``penalty_seat``, ``version`` (for corrections), ``reason`` (why it was corrected).
+    ``penalty_seat``, ``version`` (for corrections), ``reason`` (why it was corrected),
+    ``confirm_rare`` (the clerk's "Ja, wirklich" for a rare meld total).
     """
 
     number = forms.IntegerField(
@@ -110,6 +111,7 @@ class HandForm(forms.Form):
             required=False,
         )
         self.fields["reason"] = reason_field()
+        self.fields["confirm_rare"] = forms.BooleanField(label=_("Ja, wirklich"), required=False)
 
     def seat_fields(self):
         """``(seat, melds field, tricks field)`` per seat, for the template."""
@@ -138,6 +140,7 @@ class HandForm(forms.Form):
             won=None if won in (None, "") else won == "1",
             penalty_type=data.get("penalty_type") or "",
             penalty_seat=data.get("penalty_seat"),
+            confirm_rare=bool(data.get("confirm_rare")),
         )
 
     @staticmethod

@@ -53,6 +53,18 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
         return (
             _("%(won)s gewonnene + %(lost)s verlorene Spiele sind mehr als %(games)s Spiele.") % p
         )
+    if code == "meld_impossible":
+        return (
+            _("Meldung %(value)s ist mit %(cards)s Karten nicht möglich (höchstens %(max)s).") % p
+        )
+    if code == "meld_rare":
+        return (
+            _(
+                "Meldung %(value)s ist sehr selten: nur 1 von 1000 Händen hat mehr als "
+                "%(threshold)s. Wirklich?"
+            )
+            % p
+        )
     if code == "negative":
         return _("Darf nicht negativ sein.")
     if code == "required":

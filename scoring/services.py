@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
+from rules.meldrare import meld_warnings
 from rules.play import play_request
 from rules.scoring import SPECIAL_OUTCOMES
 from rules.totals import check_round_total
@@ -45,6 +46,7 @@ class HandInput:
     won: bool | None = None
     penalty_type: str = ""
     penalty_seat: int | None = None
+    confirm_rare: bool = False
 
 
 @dataclass
@@ -53,7 +55,10 @@ class Evaluation:
 
     ``errors``: form field → messages (empty when valid); ``record``/``score``: the engine
     record and its score (``None`` when invalid); ``scores``: points per table position;
-    ``computed``: trick points filled in from the total, by position.
+    ``computed``: trick points filled in from the total, by position; ``warnings``: form
+    field → messages about rare but possible entries (a meld total that fewer than 1 in
+    1,000 hands exceed, :func:`rules.meldrare.meld_warnings`), which :func:`save_hand`
+    stores only when the entry says ``confirm_rare``.
     """
 
     errors: dict[str, list[str]]
@@ -62,6 +67,7 @@ class Evaluation:
     score: HandScore | None = None
     scores: dict[int, int] = field(default_factory=dict)
     computed: dict[int, int] = field(default_factory=dict)
+    warnings: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -184,6 +190,9 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
     result.scores = {p: 0 for p in range(size)}
     for engine_seat, position in enumerate(positions):
         result.scores[position] = score.scores[engine_seat]
+    for warning in meld_warnings(ruleset, record):
+        name = _field_for(warning.field, positions)
+        result.warnings.setdefault(name, []).append(engine_message(warning, ruleset))
     return result
 
 
@@ -217,7 +226,9 @@ def save_hand(
     account with ``scoring.correct_closed_round`` (the director) may write: the change is
     then an adjustment.  A correction clears a confirmation.  Returns ``(hand,
     evaluation)``; ``hand`` is ``None`` and nothing is written when the evaluation has
-    errors.  Raises ``PermissionError`` when the round has not started, is closed and
+    errors, or when it has warnings (a rare meld) and ``entry.confirm_rare`` is not set
+    (then ``errors["confirm_rare"]`` asks for the tick).  Raises ``PermissionError`` when
+    the round has not started, is closed and
     ``user`` may not adjust it, or the tournament enters round totals.
     """
     round_: Round = table.round
@@ -230,6 +241,10 @@ def save_hand(
     reason = (reason or "").strip()
     if round_.status == Round.Status.CLOSED and not reason:
         evaluation.errors.setdefault("reason", []).append(_reason_required_message())
+    if evaluation.ok and evaluation.warnings and not entry.confirm_rare:
+        evaluation.errors.setdefault("confirm_rare", []).append(
+            _("Seltene Meldung: bitte „Ja, wirklich“ ankreuzen oder die Meldung korrigieren.")
+        )
     if not evaluation.ok:
         return None, evaluation
     assert evaluation.record is not None and evaluation.score is not None
@@ -638,6 +653,7 @@ def hand_input_from(hand: Hand, **changes) -> HandInput:
         "won": hand.won,
         "penalty_type": hand.penalty_type,
         "penalty_seat": hand.penalty_seat,
+        "confirm_rare": True,  # the stored melds were confirmed when they were entered
     }
     values.update(changes)
     return HandInput(**values)

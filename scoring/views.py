@@ -288,6 +288,18 @@ def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
     return errors
 
 
+def _rare_melds(seats, evaluation) -> list[tuple[str, str]]:
+    """``(player's first name, message)`` for each rare meld total the engine warns about,
+    shown beside the "Ja, wirklich" tick that lets the hand be saved."""
+    if evaluation is None or not evaluation.warnings:
+        return []
+    return [
+        (seat.registration.player.first_name, message)
+        for seat in seats
+        for message in evaluation.warnings.get(f"melds_{seat.position}", [])
+    ]
+
+
 def _entry_state(user, round_: Round) -> dict:
     """What ``user`` may do with ``round_``'s entries, for the templates: write (a running
     round, or a closed one for the director, with a reason), confirm, record rulings."""
@@ -331,6 +343,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
         "complete": len(hands) >= tournament.games_per_round,
         "ruleset": tournament.ruleset,
         "field_errors": _field_errors(form, evaluation),
+        "rare_melds": _rare_melds(seats, evaluation),
         "error_slots": [*form.fields, "melds", "tricks", "__all__"],
     }
 

@@ -113,6 +113,48 @@ def test_meld_contract():
     assert sum(m["points"] for m in result["melds"]) == 390
 
 
+def test_meld_range_contract():
+    status, out = run(
+        "meld-range",
+        {"ruleset": "club-tournament", "hand_size": 12},
+        {"ruleset": "partnership-250", "hand_size": 12},
+        {"ruleset": "club-tournament", "hand_size": 41},
+        {"ruleset": "club-tournament", "hand_size": "12"},
+        {"ruleset": "club-tournament"},
+        {"ruleset": "no-such-preset", "hand_size": 12},
+    )
+    assert status == 2
+    club, partners, *errors = out
+    assert club["max"] == 1380 == club["totals"][-1]
+    assert club["totals"] == sorted(set(club["totals"]))
+    assert club["totals"][:3] == [0, 20, 40] and 10 not in club["totals"]
+    assert 10 in partners["totals"]  # the Dix
+    assert [e["errors"][0]["field"] for e in errors] == [
+        "hand_size",
+        "hand_size",
+        "hand_size",
+        "ruleset",
+    ]
+
+
+def test_score_warns_of_a_rare_meld_and_refuses_an_impossible_one():
+    hand = {"ruleset": "club-tournament", "seats": 3, "declarer": 0, "bid": 300}
+    hand |= {"outcome": "played", "tricks": [175, 45, 30]}
+    status, out = run("score", {**hand, "melds": [1000, 60, 20]}, {**hand, "melds": [3000, 60, 20]})
+    assert status == 2
+    rare, impossible = out
+    assert rare["scores"] == [1180, 110, 50]
+    assert [w["field"] for w in rare["warnings"]] == ["melds[0]"]
+    assert impossible == {
+        "errors": [
+            {
+                "field": "melds[0]",
+                "message": "meld 3000 is not possible with 12 cards (at most 1380)",
+            }
+        ]
+    }
+
+
 def test_check_play_contract_example():
     status, out = run(
         "check-play",

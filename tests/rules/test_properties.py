@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.cards import SUITS, make_deck
+from rules.meldrange import meld_range
 from rules.ruleset import MeldSpec, Ruleset
 from rules.simulate import deal_cards, play_out, simulate_hand
 
@@ -443,10 +444,6 @@ def test_simulated_hands_score_without_error(
     _check_score(ruleset, record, score)
 
 
-def _tens(max_tens: int) -> st.SearchStrategy[int]:
-    return st.integers(0, max_tens).map(lambda n: n * 10)
-
-
 @st.composite
 def valid_records(draw: st.DrawFn, ruleset: Ruleset) -> dict[str, Any]:
     """A hand record that is valid by construction: trick points come from an actual split of
@@ -456,7 +453,9 @@ def valid_records(draw: st.DrawFn, ruleset: Ruleset) -> dict[str, Any]:
     declarer = draw(st.integers(0, seats - 1))
     bid = ruleset.min_bid + ruleset.bid_step * draw(st.integers(0, 100))
     outcome = draw(st.sampled_from(ruleset.outcomes))
-    melds = draw(st.lists(_tens(120), min_size=seats, max_size=seats))
+    # meld totals a hand of this size can hold (others are refused: test_meldrange.py)
+    attainable = meld_range(ruleset, deal.cards_per_player).totals
+    melds = draw(st.lists(st.sampled_from(attainable), min_size=seats, max_size=seats))
     record: dict[str, Any] = {"seats": seats, "declarer": declarer, "outcome": outcome}
     if outcome == "played":
         winners = draw(

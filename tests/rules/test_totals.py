@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 
 import rules
 from rules.simulate import simulate_hand
-from rules.totals import check_round_total, hand_score_bounds, max_meld, validate_round_total
+from rules.totals import (
+    check_round_total,
+    hand_score_bounds,
+    side_max_meld,
+    validate_round_total,
+)
 from tests.rules.test_properties import valid_records
 
 PRESET_IDS = list(rules.PRESETS)
@@ -23,7 +28,10 @@ def codes(errors):
 def test_club_bounds_follow_the_ruleset_parameters() -> None:
     ruleset = rules.PRESETS["club-tournament"]
     bounds = hand_score_bounds(ruleset, 3)
-    top_bid = max_meld(ruleset) + 250  # min bid 150, steps of 10: 8550 is on a step
+    # 12 cards hold at most 1380 meld points; 1380 + 250 is on a step (150, 160, …), and
+    # the first bid above it is the highest sensible one
+    assert side_max_meld(ruleset, 3) == 1380
+    top_bid = 1380 + 250 + 10
     assert (top_bid - ruleset.min_bid) % ruleset.bid_step == 0
     # worst case: a lost game at the top bid costs twice the bid (seed 002)
     assert bounds.low == -2 * top_bid
@@ -31,7 +39,7 @@ def test_club_bounds_follow_the_ruleset_parameters() -> None:
     best_special = max(
         g.won for g in (ruleset.durch, ruleset.durch_aufgelegt, ruleset.durch_ohne_dabb) if g
     )
-    assert bounds.high == top_bid + 100 + best_special
+    assert bounds.high == 1380 + 250 + 100 + best_special
 
 
 def test_a_parameter_change_moves_the_bounds() -> None:

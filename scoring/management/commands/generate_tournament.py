@@ -145,6 +145,7 @@ class Command(BaseCommand):
                 trump=sim.trump or "",
                 melds={p: rec.melds[i] for i, p in enumerate(positions)} if rec.melds else {},
                 tricks={p: rec.tricks[i] for i, p in enumerate(positions)} if rec.tricks else {},
+                confirm_rare=True,  # dealt by the engine: a rare meld is real
             )
             hand, evaluation = services.save_hand(table, entry, user)
             if hand is None:  # pragma: no cover - the engine made the record, so it is valid
