@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils import timezone, translation
 
+from scoring.services import seating_text
 from tournament.models import Round, Tournament
 
 from . import documents, handout
@@ -27,6 +28,7 @@ def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
     base = {
         "tournament": tournament,
         "ruleset": tournament.ruleset,
+        "seating": seating_text(tournament.ruleset),
         "round": round_,
         "filled": filled,
         "printed_at": timezone.localtime(),

@@ -153,6 +153,9 @@ CLUB_TOURNAMENT = Ruleset(
         "meld_classes",
         "rounding_fives",
         "bid_checked_exact",
+        "heading",
+        "discards_count",
+        "specials_announced",
         "revoke.declarer_bonus",
     ),
 )
@@ -237,9 +240,14 @@ SWABIAN_TRADITIONAL = Ruleset(
         "durch.lost",
         "durch_aufgelegt.lost",
         "durch_ohne_dabb.lost",
-        "bettel",
+        "bettel.won",
+        "bettel.lost",
         "special_lead.bettel",
         "melds.eight-tens",
+        "heading",
+        "must_overtrump",
+        "discards_count",
+        "specials_announced",
     ),
 )
 """``swabian-traditional`` — seed 001, the traditional Württemberg game.
