@@ -201,7 +201,7 @@ def _penalty(p: Penalty) -> str:
     elif p.bid_factor == 2:
         base = _("das Doppelte des Reizwerts")
     else:
-        base = _("das %(n)s-Fache des Reizwerts") % {"n": p.bid_factor}
+        base = _("das %(n)sfache des Reizwerts") % {"n": p.bid_factor}
     if p.extra:
         base += " " + _("und %(n)s Punkte") % {"n": p.extra}
     return base
@@ -316,7 +316,8 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     # 1. players, cards, seating ------------------------------------------------------
     s = Section(_("Spieler und Karten"))
     if ruleset.deck_size == 48:
-        pack = _("%(n)s Karten (mit %(low)s)") % {"n": 48, "low": w.lows}
+        with_lows = w.lows if lang == "en" or w.lows == "Neunen" else "Siebenern"
+        pack = _("%(n)s Karten (mit %(low)s)") % {"n": 48, "low": with_lows}
     else:
         pack = _("%(n)s Karten (ohne %(low)s)") % {"n": 40, "low": w.lows}
     s.paragraphs.append(
@@ -598,16 +599,18 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             )
         )
     if ruleset.rounding == "tens":
-        text = _("Stichpunkte werden auf Zehner gerundet")
-        text += (
-            _(", eine 5 aufwärts.")
-            if ruleset.rounding_fives == "up"
-            else _(
-                "; enden zwei Parteien auf 5, rundet nur der Spielführer (sonst die Partei "
-                "mit mehr Punkten) auf."
+        counting.append(st("rounding", _("Stichpunkte werden auf Zehner gerundet.")))
+        counting.append(
+            st(
+                "rounding_fives",
+                _("Eine 5 wird aufgerundet.")
+                if ruleset.rounding_fives == "up"
+                else _(
+                    "Enden zwei Parteien auf 5, rundet nur der Spielführer (sonst die Partei "
+                    "mit mehr Punkten) auf."
+                ),
             )
         )
-        counting.append(st("rounding", text, "rounding_fives"))
         if ruleset.bid_checked_exact:
             counting.append(
                 st(

@@ -322,6 +322,7 @@ DABB_APP = Ruleset(
         "revoke",
         "misdiscard",
         "first_played_wins",
+        "no_specials",
     ),
 )
 """``dabb-app`` — seed 003, the rules of the Binokel app "Dabb".
@@ -420,7 +421,7 @@ PARTNERSHIP_250 = Ruleset(
     first_bidder="left",
     partner_exchange=4,
     wording="pinochle",
-    house_rules=("revoke", "first_played_wins"),
+    house_rules=("revoke", "first_played_wins", "no_specials"),
 )
 """``partnership-250`` — seed 000, four-hand partnership Binokel (really Pinochle).
 

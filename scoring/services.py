@@ -105,8 +105,24 @@ def seating_text(ruleset) -> str:
         text = _("Im Uhrzeigersinn: Platz 2 sitzt links von Platz 1")
     else:
         text = _("Gegen den Uhrzeigersinn: Platz 2 sitzt rechts von Platz 1")
-    side = _("links") if ruleset.first_bidder == "left" else _("rechts")
-    return text + _(", es reizt zuerst der Spieler %(side)s vom Geber.") % {"side": side}
+    return text + _(", es reizt zuerst der Spieler %(side)s vom Geber.") % {
+        "side": first_bidder_side(ruleset)
+    }
+
+
+def seating_short(ruleset) -> tuple[str, str]:
+    """The same for a sheet's head, in two short cells: ("gegen den Uhrzeigersinn, Platz 2
+    rechts von Platz 1", "rechts vom Geber")."""
+    if ruleset.direction == "clockwise":
+        direction = _("im Uhrzeigersinn, Platz 2 links von Platz 1")
+    else:
+        direction = _("gegen den Uhrzeigersinn, Platz 2 rechts von Platz 1")
+    return direction, _("%(side)s vom Geber") % {"side": first_bidder_side(ruleset)}
+
+
+def first_bidder_side(ruleset) -> str:
+    """ "links" or "rechts": where the first bidder sits from the dealer."""
+    return _("links") if ruleset.first_bidder == "left" else _("rechts")
 
 
 def active_positions(tournament: Tournament, size: int, dealer: int) -> list[int]:
