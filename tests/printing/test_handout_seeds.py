@@ -395,3 +395,13 @@ def test_one_a4_page_at_ten_point_with_both_columns_used(preset, lang):
     right = [y for size, x, y, text in body if x >= width / 2]
     depth_left, depth_right = top - min(left), top - min(right)
     assert min(depth_left, depth_right) >= 0.5 * max(depth_left, depth_right)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("preset", ["club-tournament", "swabian-traditional", "dabb-app"])
+def test_one_page_also_when_the_dealer_sits_out_at_four(preset, lang):
+    tournament = tournament_for(PRESETS[preset])
+    tournament.four_table_mode = "sit-out"
+    pdf = pdfs.rules_pdf(tournament, lang)
+    assert len(PdfReader(BytesIO(pdf)).pages) == 1
+    assert "Geber aus" in text_of(pdf) or "dealer sits out" in text_of(pdf)
