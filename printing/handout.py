@@ -1,14 +1,19 @@
 """The rules handout ("Regelblatt"), written from a ruleset's parameters.
 
-Every number and every variant on the sheet comes from the :class:`rules.Ruleset` the
-tournament scores with, and the worked values (a Rundgang, a lost game at the minimum bid)
-are computed by the engine itself, so sheet and scoring cannot disagree.  The wording is
-the project's own; German first, English through Django's i18n (call :func:`build` inside
+Every statement on the sheet is driven by a parameter of the :class:`rules.Ruleset` the
+tournament scores with, and says only what that parameter makes true: switch a parameter
+off and its sentence disappears.  A statement whose value the project or the tournament
+chose where the preset's source text is silent (:attr:`rules.Ruleset.house_rules`) is
+marked "Turnierregel".  The words follow the club the preset comes from
+(:attr:`rules.Ruleset.wording`: "Abschreiben" and "Tapp" in the club rules of seed 002,
+Dame/Bube/Neun in the partnership game of seed 000).  The wording is the project's own;
+German first, English through Django's i18n (call :func:`build` inside
 ``translation.override``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -17,61 +22,186 @@ from rules import Ruleset, best_meld
 from rules.cards import SUITS, deck_ranks
 from rules.ruleset import Bonus, MeldSpec, Penalty
 
-RANK_NAMES = {
-    "A": ("Ass", "Ace"),
-    "T": ("Zehn", "Ten"),
-    "K": ("König", "King"),
-    "Q": ("Ober", "Ober"),
-    "J": ("Unter", "Unter"),
-    "9": ("Siebener", "Seven"),
+MINUS = "−"  # U+2212, the one minus sign on the sheet
+
+# The club's words: German rank and suit names, the name of the Dabb and of conceding.
+TERMS = {
+    "swabian": {
+        "ranks": {
+            "A": "Ass",
+            "T": "Zehn",
+            "K": "König",
+            "Q": "Ober",
+            "J": "Unter",
+            "9": "Siebener",
+        },
+        "suits": {"C": "Kreuz", "S": "Schippe", "H": "Herz", "D": "Schellen"},
+        "prefix": {"C": "Kreuz", "S": "Schippen", "H": "Herz", "D": "Schellen"},
+        "dabb": "Dabb",
+        "concede": "Abgehen",
+    },
+    "club": {
+        "ranks": {
+            "A": "Ass",
+            "T": "Zehner",
+            "K": "König",
+            "Q": "Dame",
+            "J": "Bube",
+            "9": "Siebener",
+        },
+        "suits": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Schellen"},
+        "prefix": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Schellen"},
+        "dabb": "Tapp",
+        "concede": "Abschreiben",
+    },
+    "app": {
+        "ranks": {
+            "A": "Ass",
+            "T": "Zehn",
+            "K": "König",
+            "Q": "Ober",
+            "J": "Buabe",
+            "9": "Siebener",
+        },
+        "suits": {"C": "Kreuz", "S": "Schippe", "H": "Herz", "D": "Bollen"},
+        "prefix": {"C": "Kreuz", "S": "Schippe", "H": "Herz", "D": "Bollen"},
+        "dabb": "Dabb",
+        "concede": "Abgehen",
+    },
+    "pinochle": {
+        "ranks": {"A": "Ass", "T": "Zehn", "K": "König", "Q": "Dame", "J": "Bube", "9": "Neun"},
+        "suits": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"},
+        "prefix": {"C": "Kreuz", "S": "Pik", "H": "Herz", "D": "Karo"},
+        "dabb": "Dabb",
+        "concede": "Aufgeben",
+    },
 }
-SUIT_NAMES = {
-    "C": ("Kreuz", "Clubs"),
-    "S": ("Schippe", "Spades"),
-    "H": ("Herz", "Hearts"),
-    "D": ("Schellen", "Diamonds"),
-}
-SUIT_PREFIX_DE = {"C": "Kreuz", "S": "Schippen", "H": "Herz", "D": "Schellen"}
-CLASS_ORDER = ("suit", "binokel", "kind")
+RANKS_EN = {"A": "Ace", "T": "Ten", "K": "King", "Q": "Ober", "J": "Unter", "9": "Seven"}
+RANKS_EN_FRENCH = {"Q": "Queen", "J": "Jack"}
+SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+
+
+@dataclass
+class Statement:
+    """One rule on the sheet: ``key`` names it for tests (the parameter behind it),
+    ``text`` is the sentence, ``house_rule`` marks a value the tournament chose
+    ("Turnierregel")."""
+
+    key: str
+    text: str
+    house_rule: bool = False
+
+
+@dataclass
+class Table:
+    """A small table: ``head`` cells and ``rows`` of cells; the last ``numeric`` columns
+    are right-aligned.  A cell ``None`` is covered by the cell before it (colspan)."""
+
+    head: list[str]
+    rows: list[list[str | None]]
+    numeric: int = 1
+
+    def cells(self) -> list[list[tuple[str, int, bool]]]:
+        """Rows as ``(text, colspan, numeric)`` for the template."""
+        width = len(self.head)
+        out = []
+        for row in self.rows:
+            cells: list[tuple[str, int, bool]] = []
+            for i, cell in enumerate(row):
+                if cell is None:
+                    text, span, _num = cells[-1]
+                    cells[-1] = (text, span + 1, True)
+                else:
+                    cells.append((cell, 1, i >= width - self.numeric))
+            out.append(cells)
+        return out
 
 
 @dataclass
 class Section:
-    """One block of the sheet: a heading, paragraphs and optional table rows."""
+    """One block of the sheet: a heading, paragraphs (each a list of statements printed
+    as one paragraph), tables, and list items (one statement each)."""
 
     title: str
-    paragraphs: list[str] = field(default_factory=list)
-    table_head: list[str] = field(default_factory=list)
-    table: list[list[str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    paragraphs: list[list[Statement]] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    notes: list[Statement] = field(default_factory=list)
 
 
 @dataclass
 class Handout:
-    """The whole sheet: ``name`` and ``fingerprint`` of the ruleset, and its sections."""
+    """The whole sheet: ``name``, ``fingerprint`` and ``version`` of the ruleset, and its
+    sections."""
 
     name: str
     fingerprint: str
     version: int
     sections: list[Section]
 
+    def statements(self) -> Iterator[Statement]:
+        """Every statement of the sheet, in reading order (tables left out)."""
+        for section in self.sections:
+            for paragraph in section.paragraphs:
+                yield from paragraph
+            yield from section.notes
 
-def _rank(rank: str, lang: str) -> str:
-    return RANK_NAMES[rank][lang == "en"]
+    def statement(self, key: str) -> Statement | None:
+        """The statement with ``key``, or ``None`` if the sheet does not state it."""
+        return next((s for s in self.statements() if s.key == key), None)
 
 
-def _suit(suit: str, lang: str) -> str:
-    return SUIT_NAMES[suit][lang == "en"]
+class _Words:
+    """Rank, suit and game words of one ruleset in one language."""
+
+    def __init__(self, ruleset: Ruleset, lang: str) -> None:
+        self.lang = lang
+        self.terms = TERMS[ruleset.wording]
+        self.french = ruleset.wording in ("club", "pinochle")
+
+    def rank(self, rank: str) -> str:
+        if self.lang == "en":
+            if self.french and rank in RANKS_EN_FRENCH:
+                return RANKS_EN_FRENCH[rank]
+            if rank == "9" and self.terms["ranks"]["9"] == "Neun":
+                return "Nine"
+            return RANKS_EN[rank]
+        return self.terms["ranks"][rank]
+
+    @property
+    def lows(self) -> str:
+        """The low card in the plural: Siebener, Neunen; Sevens, Nines."""
+        if self.lang == "en":
+            return "Nines" if self.terms["ranks"]["9"] == "Neun" else "Sevens"
+        return "Neunen" if self.terms["ranks"]["9"] == "Neun" else "Siebener"
+
+    def suit(self, suit: str) -> str:
+        return SUITS_EN[suit] if self.lang == "en" else self.terms["suits"][suit]
+
+    def card(self, code: str) -> str:
+        if self.lang == "en":
+            return f"{self.rank(code[0])} of {self.suit(code[1])}"
+        return f"{self.terms['prefix'][code[1]]}-{self.rank(code[0])}"
+
+    @property
+    def dabb(self) -> str:
+        return self.terms["dabb"]
+
+    @property
+    def concede(self) -> str:
+        """The club's word for conceding; in English the German word in brackets."""
+        word = self.terms["concede"]
+        return _("Aufgeben (%(word)s)") % {"word": word} if self.lang == "en" else word
 
 
 def _penalty(p: Penalty) -> str:
-    """ "das Doppelte des Reizwerts", "den Reizwert + 100" … (a deduction)."""
+    """What a side loses, as the object of "verliert": "den Reizwert", "das Doppelte des
+    Reizwerts", "den Reizwert und 100 Punkte"."""
     if p.bid_factor == 1:
         base = _("den Reizwert")
     elif p.bid_factor == 2:
         base = _("das Doppelte des Reizwerts")
     else:
-        base = _("das %(n)s-fache des Reizwerts") % {"n": p.bid_factor}
+        base = _("das %(n)sfache des Reizwerts") % {"n": p.bid_factor}
     if p.extra:
         base += " " + _("und %(n)s Punkte") % {"n": p.extra}
     return base
@@ -85,26 +215,6 @@ def _bonus(b: Bonus) -> str | None:
     if b.kind == "half-bid":
         return _("den halben Reizwert (auf Zehner aufgerundet)")
     return None
-
-
-def _meld_cards(spec: MeldSpec, lang: str) -> str:
-    """What a meld consists of, in words."""
-    if spec.suit == "fixed":
-        if lang == "en":
-            return " + ".join(f"{_rank(c[0], lang)} of {_suit(c[1], lang)}" for c in spec.cards)
-        return " + ".join(f"{SUIT_PREFIX_DE[c[1]]}-{_rank(c[0], lang)}" for c in spec.cards)
-    ranks = ", ".join(_rank(r, lang) for r in spec.ranks)
-    if spec.suit == "each":
-        return _("je %(n)s × %(rank)s in jeder Farbe") % {
-            "n": len(spec.ranks),
-            "rank": _rank(spec.ranks[0], lang),
-        }
-    where = {
-        "trump": _("in Trumpf"),
-        "plain": _("in einer Farbe, die nicht Trumpf ist"),
-        "any": _("in einer Farbe"),
-    }[spec.suit]
-    return f"{ranks} {where}"
 
 
 def _rundgang(ruleset: Ruleset) -> tuple[int, int] | None:
@@ -124,216 +234,408 @@ def _rundgang(ruleset: Ruleset) -> tuple[int, int] | None:
     return alone, with_family - family.points
 
 
+def _meld_tables(ruleset: Ruleset, w: _Words) -> list[Table]:
+    """Suit melds (plain and trump value side by side), Binokel, and the melds of four or
+    eight equal cards as a grid by rank."""
+    suit_rows: dict[str, list[str | None]] = {}
+    rows: list[list[str | None]] = []
+    kinds: dict[str, dict[int, int]] = {}
+    for spec in ruleset.melds:
+        label = spec.label_en if w.lang == "en" else spec.label_de
+        if spec.suit == "each":
+            kinds.setdefault(spec.ranks[0], {})[len(spec.ranks)] = spec.points
+        elif spec.suit == "fixed":
+            cards = " + ".join(w.card(c) for c in _distinct(spec.cards))
+            if len(spec.cards) > 2:
+                cards = _("beide %(cards)s") % {"cards": cards}
+            rows.append([label, cards, str(spec.points), None])
+        else:
+            row = suit_rows.get(spec.ranks)
+            if row is None:
+                cards = _meld_ranks(spec, w)
+                row = [label, cards, "–", "–"]
+                suit_rows[spec.ranks] = row
+                rows.append(row)
+            if spec.suit == "any":
+                row[0], row[2], row[3] = label, str(spec.points), None
+            elif spec.suit == "plain":
+                row[0], row[2] = label, str(spec.points)
+            else:
+                row[3] = str(spec.points)
+    tables = [Table([_("Meldung"), _("Karten"), _("Farbe"), _("Trumpf")], rows, numeric=2)]
+    if kinds:
+        ranks = [r for r in "AKQJ" if r in kinds]
+        head = [_("Gleiche"), *(w.rank(r) for r in ranks)]
+        grid = [
+            [_("vier (je eine Farbe)") if n == 1 else _("acht (alle)")]
+            + [str(kinds[r].get(n, "–")) for r in ranks]
+            for n in (1, 2)
+            if any(n in kinds[r] for r in ranks)
+        ]
+        tables.append(Table(head, grid, numeric=len(ranks)))
+    return tables
+
+
+def _distinct(cards: tuple[str, ...]) -> list[str]:
+    seen: list[str] = []
+    for c in cards:
+        if c not in seen:
+            seen.append(c)
+    return seen
+
+
+def _meld_ranks(spec: MeldSpec, w: _Words) -> str:
+    ranks = [w.rank(r) for r in spec.ranks]
+    if len(spec.ranks) >= 10:
+        return _("je zwei von %(ranks)s") % {"ranks": ", ".join(_distinct(tuple(ranks)))}
+    return ", ".join(ranks)
+
+
 def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None) -> Handout:
     """The handout of ``ruleset`` in ``lang`` (``"de"`` or ``"en"``; gettext must be
     switched to the same language by the caller).
 
     ``four_table_mode`` is the tournament's choice for tables of four (``"sit-out"``: the
     dealer sits out each game; ``"kreuz"``: partnerships); ``None`` describes the ruleset
-    alone.
+    alone.  Which statement rests on which line of the preset's seed text is pinned in
+    ``tests/printing/test_handout_seeds.py``.
     """
+    w = _Words(ruleset, lang)
     sit_out = four_table_mode == "sit-out"
     ranks = deck_ranks(ruleset.deck_size)
-    sections: list[Section] = []
+    has_dabb = any(d.dabb for d in ruleset.deals)
+    low = w.rank("9")
 
-    # 1. players and cards
+    def st(key: str, text: str, *paths: str) -> Statement:
+        return Statement(key, text, ruleset.is_house_rule(key, *paths))
+
+    sections: list[Section] = []
+    side = {"left": _("links"), "right": _("rechts")}[ruleset.first_bidder]
+    clockwise = ruleset.direction == "clockwise"
+
+    # 1. players, cards, seating ------------------------------------------------------
     s = Section(_("Spieler und Karten"))
+    if ruleset.deck_size == 48:
+        with_lows = w.lows if lang == "en" or w.lows == "Neunen" else "Siebenern"
+        pack = _("%(n)s Karten (mit %(low)s)") % {"n": 48, "low": with_lows}
+    else:
+        pack = _("%(n)s Karten (ohne %(low)s)") % {"n": 40, "low": w.lows}
     s.paragraphs.append(
-        _(
-            "Gespielt wird mit %(deck)s Karten: %(ranks)s in den Farben %(suits)s, jede Karte "
-            "zweimal. Im Stich sticht die höhere Karte in dieser Reihenfolge: %(order)s."
-        )
-        % {
-            "deck": ruleset.deck_size,
-            "ranks": ", ".join(_rank(r, lang) for r in ranks),
-            "suits": ", ".join(_suit(x, lang) for x in SUITS),
-            "order": " > ".join(_rank(r, lang) for r in ranks),
-        }
+        [
+            st(
+                "deck_size",
+                _("%(pack)s: %(ranks)s in %(suits)s, jede Karte zweimal.")
+                % {
+                    "pack": pack,
+                    "ranks": ", ".join(w.rank(r) for r in ranks),
+                    "suits": ", ".join(w.suit(x) for x in SUITS),
+                },
+            )
+        ]
     )
+    deals = []
     for deal in ruleset.deals:
         if sit_out and deal.seats == 4:
             continue
         if deal.dabb:
-            s.paragraphs.append(
-                _("Zu %(seats)s: je %(cards)s Karten, %(dabb)s Karten in den Dabb.")
-                % {"seats": deal.seats, "cards": deal.cards_per_player, "dabb": deal.dabb}
-            )
+            text = _("Zu %(seats)s: je %(cards)s Karten, %(dabb)s in den %(name)s.") % {
+                "seats": deal.seats,
+                "cards": deal.cards_per_player,
+                "dabb": deal.dabb,
+                "name": w.dabb,
+            }
         else:
-            s.paragraphs.append(
-                _("Zu %(seats)s: je %(cards)s Karten, kein Dabb.")
-                % {"seats": deal.seats, "cards": deal.cards_per_player}
+            text = _("Zu %(seats)s: je %(cards)s Karten.") % {
+                "seats": deal.seats,
+                "cards": deal.cards_per_player,
+            }
+        deals.append(st(f"deals.{deal.seats}", text))
+    s.paragraphs.append(deals)
+    seating = [
+        st(
+            "direction",
+            (
+                _("Gegeben, gereizt und gespielt wird im Uhrzeigersinn (nach links)")
+                if clockwise
+                else _("Gegeben, gereizt und gespielt wird gegen den Uhrzeigersinn (nach rechts)")
             )
+            + _("; in dieser Richtung wechselt auch der Geber."),
+        )
+    ]
     if sit_out and 4 in ruleset.seat_counts:
-        s.paragraphs.append(
-            _(
-                "Am Vierertisch setzt in jedem Spiel der Geber aus; die anderen drei spielen "
-                "wie am Dreiertisch."
+        seating.append(
+            st(
+                "four_table_mode",
+                _("Am Vierertisch setzt der Geber aus; die anderen drei spielen wie zu dritt."),
             )
         )
     elif ruleset.partnerships:
-        s.paragraphs.append(
-            _(
-                "Am Vierertisch spielen die Gegenübersitzenden zusammen: Meldungen und "
-                "Stichpunkte der Partner werden addiert, das Gebot gilt für beide, und jeder "
-                "Partner schreibt das Ergebnis der Partei."
+        seating.append(
+            st(
+                "partnerships",
+                _(
+                    "Zu viert spielen die Gegenübersitzenden zusammen; ihre Meldungen und "
+                    "Stichpunkte zählen gemeinsam."
+                ),
             )
         )
-    s.paragraphs.append(_("Nach jedem Spiel gibt der nächste Spieler im Uhrzeigersinn."))
+    s.paragraphs.append(seating)
     sections.append(s)
 
-    # 2. bidding, Dabb, trump
-    s = Section(_("Reizen, Dabb und Trumpf"))
-    text = _("Gereizt wird ab %(min)s in Schritten von %(step)s.") % {
-        "min": ruleset.min_bid,
-        "step": ruleset.bid_step,
-    }
+    # 2. bidding, Dabb, trump ---------------------------------------------------------
+    s = Section(
+        _("Reizen, %(dabb)s und Trumpf") % {"dabb": w.dabb} if has_dabb else _("Bieten und Trumpf")
+    )
+    bidding = [
+        st(
+            "first_bidder",
+            _("Der Spieler %(side)s vom Geber reizt zuerst.") % {"side": side},
+        ),
+        st(
+            "min_bid",
+            _("Gereizt wird ab %(min)s in Schritten von %(step)s.")
+            % {"min": ruleset.min_bid, "step": ruleset.bid_step},
+            "bid_step",
+        ),
+    ]
     if ruleset.max_raise is not None:
-        text += " " + _("Ein einzelnes Gebot darf höchstens um %(n)s erhöhen.") % {
-            "n": ruleset.max_raise
-        }
-    s.paragraphs.append(text)
-    s.paragraphs.append(
-        {
-            "first-bidder-must-bid": _(
-                "Will niemand reizen, muss der erste Bieter das Mindestgebot spielen."
-            ),
-            "dealer-takes-minimum": _("Will niemand reizen, spielt der Geber zum Mindestgebot."),
-            "redeal": _("Will niemand reizen, wird neu gegeben."),
-        }[ruleset.all_pass]
-    )
-    dabbs = {d.dabb for d in ruleset.deals if d.dabb}
-    if dabbs:
-        s.paragraphs.append(
-            _(
-                "Wer am höchsten reizt, wird Spielführer: er nimmt den Dabb auf, bestimmt "
-                "Trumpf und drückt ebenso viele Karten, wie er aufgenommen hat. Die gedrückten "
-                "Karten zählen zu seinen Stichpunkten; wer falsch drückt (zu viele oder zu "
-                "wenige Karten), wird bestraft (siehe unten)."
+        bidding.append(
+            st(
+                "max_raise",
+                _("Ein Gebot erhöht um höchstens %(n)s.") % {"n": ruleset.max_raise},
             )
         )
+    bidding.append(
+        st(
+            "all_pass",
+            {
+                "first-bidder-must-bid": _(
+                    "Der erste Bieter muss mindestens das Mindestgebot reizen."
+                ),
+                "dealer-takes-minimum": _("Passen alle, spielt der Geber zum Mindestgebot."),
+                "redeal": _("Passen alle, wird neu gegeben."),
+            }[ruleset.all_pass],
+        )
+    )
+    s.paragraphs.append(bidding)
+    if has_dabb:
+        dabb = [
+            st(
+                "dabb",
+                _(
+                    "Wer am höchsten reizt, ist Spielführer: er nimmt den %(dabb)s auf, bestimmt "
+                    "Trumpf und drückt ebenso viele Karten."
+                )
+                % {"dabb": w.dabb},
+            )
+        ]
+        if ruleset.discard_melds != "free":
+            text = _("Er darf keine Karte drücken, die er meldet.")
+            if ruleset.meld("dix") is not None:
+                text += " " + _(
+                    "Ausgenommen ist der Trumpf-%(low)s: er zählt trotzdem als gemeldet, das "
+                    "Drücken muss er ansagen."
+                ) % {"low": low}
+            dabb.append(st("discard_melds", text))
+        s.paragraphs.append(dabb)
     else:
-        s.paragraphs.append(_("Wer am höchsten reizt, wird Spielführer und bestimmt Trumpf."))
+        s.paragraphs.append(
+            [st("declarer", _("Wer am höchsten bietet, ist Spielführer und bestimmt Trumpf."))]
+        )
+    if ruleset.partner_exchange:
+        s.paragraphs.append(
+            [
+                st(
+                    "partner_exchange",
+                    _(
+                        "Dann gibt ihm sein Partner genau %(n)s Karten und bekommt %(n)s "
+                        "zurück, ohne Absprache; die Gegner tauschen nicht."
+                    )
+                    % {"n": ruleset.partner_exchange},
+                )
+            ]
+        )
     sections.append(s)
 
-    # 3. melds
+    # 3. melds ------------------------------------------------------------------------
     s = Section(_("Melden"))
-    s.table_head = [_("Meldung"), _("Karten"), _("Punkte")]
-    for klass in CLASS_ORDER + tuple(sorted({m.klass for m in ruleset.melds} - set(CLASS_ORDER))):
-        for spec in (m for m in ruleset.melds if m.klass == klass):
-            label = spec.label_en if lang == "en" else spec.label_de
-            s.table.append([label, _meld_cards(spec, lang), str(spec.points)])
-    s.paragraphs.append(
-        _(
-            "Gemeldet wird nach dem Drücken, vor dem ersten Stich. Die Meldungen bilden "
-            "Klassen: Farbmeldungen (Paare, Familien, Diß), Binokel und Gleiche (vier oder "
-            "acht gleiche Karten). Eine Karte darf in jeder Klasse nur einmal verwendet "
-            "werden, aber in verschiedenen Klassen: der Schippen-Ober kann zugleich im "
-            "Binokel und bei vier Obern zählen, König und Ober einer Familie aber nicht "
-            "noch einmal als Paar."
-        )
+    when = (
+        _("Gemeldet wird nach dem Drücken, vor dem ersten Stich.")
+        if has_dabb
+        else _("Gemeldet wird nach dem Kartentausch, vor dem ersten Stich.")
+        if ruleset.partner_exchange
+        else _("Gemeldet wird vor dem ersten Stich.")
     )
-    rundgang = _rundgang(ruleset)
-    if rundgang is not None:
-        alone, beside = rundgang
-        s.paragraphs.append(
+    s.paragraphs.append([st("meld_time", when)])
+    s.tables = _meld_tables(ruleset, w)
+    classes = [
+        st(
+            "meld_classes",
             _(
-                "Rundgang (in jeder Farbe König und Ober): er ist keine eigene Meldung, "
-                "sondern ergibt sich aus den vier Paaren und den vier Königen und vier Obern: "
-                "%(alone)s Punkte; neben einer Familie in Trumpf kommen noch %(beside)s "
-                "Punkte dazu, weil das Trumpfpaar schon in der Familie steckt."
+                "Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den "
+                "Gleichen; König und %(ober)s einer Familie sind nicht noch ein Paar."
             )
-            % {"alone": alone, "beside": beside}
+            % {"ober": w.rank("Q")},
+        ),
+        st(
+            "no_tens",
+            _("Zehner und %(low)s bilden keine Gleichen.") % {"low": w.lows}
+            if ruleset.deck_size == 48
+            else _("Zehner bilden keine Gleichen."),
+            "melds.eight-tens",
+        ),
+    ]
+    s.paragraphs.append(classes)
+    extra = []
+    rundgang = _rundgang(ruleset)
+    if rundgang is not None and ruleset.wording in ("swabian", "club"):
+        alone, beside = rundgang
+        extra.append(
+            st(
+                "rundgang",
+                _(
+                    "Rundgang (ein Paar in jeder Farbe): %(alone)s, neben einer "
+                    "Trumpf-Familie %(beside)s."
+                )
+                % {"alone": alone, "beside": beside},
+            )
         )
     if ruleset.meld_requires_trick:
-        s.paragraphs.append(
-            _("Meldungen zählen nur, wenn die Partei mindestens einen Stich macht.")
+        extra.append(
+            st(
+                "meld_requires_trick",
+                _("Meldungen zählen nur, wenn die Partei mindestens einen Stich macht."),
+            )
         )
     if ruleset.scoreless_without_trick_points:
-        s.paragraphs.append(
-            _("Eine Partei ohne Stichpunkte schreibt gar nichts, auch nicht ihre Meldung.")
+        extra.append(
+            st(
+                "scoreless_without_trick_points",
+                _("Eine Partei ohne Stichpunkte schreibt gar nichts, auch keine Meldung."),
+            )
         )
+    if extra:
+        s.paragraphs.append(extra)
     sections.append(s)
 
-    # 4. trick play
+    # 4. trick play -------------------------------------------------------------------
     s = Section(_("Stichregeln"))
-    lead = {
-        "forehand": _("Den ersten Stich spielt der Spieler links vom Geber aus."),
-        "declarer": _("Den ersten Stich spielt der Spielführer aus."),
-    }[ruleset.play.first_lead]
-    s.paragraphs.append(lead + " " + _("Wer den Stich macht, spielt zum nächsten aus."))
     play = ruleset.play
+    lead = (
+        _("Den ersten Stich spielt der Spieler %(side)s vom Geber aus.") % {"side": side}
+        if play.first_lead == "forehand"
+        else _("Den ersten Stich spielt der Spielführer aus.")
+    )
+    s.paragraphs.append(
+        [st("first_lead", lead + " " + _("Wer den Stich macht, spielt zum nächsten aus."))]
+    )
     if play.must_follow_suit:
-        s.notes.append(_("Farbzwang: Wer die ausgespielte Farbe hat, muss sie bedienen."))
+        s.notes.append(
+            st("must_follow_suit", _("Farbzwang: Wer die ausgespielte Farbe hat, muss bedienen."))
+        )
     heading = {
         "none": None,
         "led-suit": _(
-            "Stichzwang: Wer bedient, muss die höchste Karte der ausgespielten Farbe im Stich "
-            "überbieten, wenn er kann, auch wenn schon gestochen wurde."
+            "Stichzwang: Wer bedient, muss überbieten, wenn er kann, auch wenn schon getrumpft ist."
         ),
         "winnable": _(
-            "Stichzwang: Wer bedient, muss die höchste Karte der ausgespielten Farbe "
-            "überbieten, wenn er kann; ist schon mit Trumpf gestochen, entfällt diese Pflicht."
+            "Stichzwang: Wer bedient, muss überbieten, wenn er kann (nicht mehr, wenn schon "
+            "getrumpft ist)."
         ),
-        "win": _(
-            "Stichzwang: Jeder muss den Stich gewinnen, wenn es die anderen Regeln erlauben, "
-            "auch durch Übertrumpfen."
-        ),
+        "win": _("Stichzwang: Jeder muss den Stich gewinnen, wenn es die Regeln erlauben."),
     }[play.heading]
     if heading:
-        s.notes.append(heading)
+        s.notes.append(st("heading", heading))
     if play.must_trump:
-        s.notes.append(_("Trumpfzwang: Wer nicht bedienen kann, muss Trumpf spielen, wenn er hat."))
+        s.notes.append(
+            st("must_trump", _("Trumpfzwang: Wer nicht bedienen kann, muss Trumpf spielen."))
+        )
     if play.must_overtrump:
         s.notes.append(
-            _("Wer mit Trumpf sticht, muss einen schon liegenden Trumpf überbieten, wenn er kann.")
+            st(
+                "must_overtrump",
+                _("Wer trumpft, muss einen liegenden Trumpf überbieten, wenn er kann."),
+            )
         )
-    s.notes.append(_("Bei zwei gleichen Karten gewinnt die zuerst gespielte."))
+    s.notes.append(
+        st(
+            "first_played_wins",
+            _("Von zwei gleichen Karten gewinnt die zuerst gespielte."),
+        )
+    )
     sections.append(s)
 
-    # 5. counting
+    # 5. counting ---------------------------------------------------------------------
     s = Section(_("Zählen"))
     cp = ruleset.card_points
-    values = [(r, cp.value(r)) for r in ranks]
-    s.table_head = [_("Karte"), _("Augen")]
-    s.table = [[_rank(r, lang), str(v)] for r, v in values]
-    s.paragraphs.append(
-        _(
-            "Der letzte Stich zählt %(bonus)s Augen extra; zusammen gibt es in jedem Spiel "
-            "%(total)s Stichpunkte."
+    counting = [
+        st(
+            "card_points",
+            _("Augen: %(values)s.")
+            % {"values": ", ".join(f"{w.rank(r)} {cp.value(r)}" for r in ranks)},
         )
-        % {"bonus": ruleset.last_trick_bonus, "total": ruleset.trick_points_total}
-        if ruleset.last_trick_bonus
-        else _("Zusammen gibt es in jedem Spiel %(total)s Stichpunkte.")
-        % {"total": ruleset.trick_points_total}
-    )
-    if ruleset.rounding == "tens":
-        text = _("Stichpunkte werden auf Zehner gerundet")
-        if ruleset.rounding_fives == "up":
-            text += _("; eine 5 am Ende wird aufgerundet.")
-        else:
-            text += _(
-                "; enden zwei Parteien auf 5, rundet nur der Spielführer (sonst die Partei "
-                "mit mehr Punkten) auf, die andere ab."
+    ]
+    if ruleset.last_trick_bonus:
+        counting.append(
+            st(
+                "last_trick_bonus",
+                _("Der letzte Stich zählt %(bonus)s extra; zusammen %(total)s Stichpunkte.")
+                % {"bonus": ruleset.last_trick_bonus, "total": ruleset.trick_points_total},
             )
-        if ruleset.bid_checked_exact:
-            text += " " + _("Ob das Gebot erreicht ist, entscheiden die ungerundeten Punkte.")
-        s.paragraphs.append(text)
+        )
     else:
-        s.paragraphs.append(_("Stichpunkte werden genau geschrieben, ohne Rundung."))
+        counting.append(
+            st(
+                "last_trick_bonus",
+                _("Zusammen gibt es %(total)s Stichpunkte.")
+                % {"total": ruleset.trick_points_total},
+            )
+        )
+    if has_dabb:
+        counting.append(
+            st(
+                "discards_count",
+                _("Die gedrückten Karten zählen für den Spielführer."),
+            )
+        )
+    if ruleset.rounding == "tens":
+        counting.append(st("rounding", _("Stichpunkte werden auf Zehner gerundet.")))
+        counting.append(
+            st(
+                "rounding_fives",
+                _("Eine 5 wird aufgerundet.")
+                if ruleset.rounding_fives == "up"
+                else _(
+                    "Enden zwei Parteien auf 5, rundet nur der Spielführer (sonst die Partei "
+                    "mit mehr Punkten) auf."
+                ),
+            )
+        )
+        if ruleset.bid_checked_exact:
+            counting.append(
+                st(
+                    "bid_checked_exact",
+                    _("Ob das Gebot erreicht ist, entscheiden die ungerundeten Punkte."),
+                )
+            )
+    else:
+        counting.append(st("rounding", _("Stichpunkte werden genau geschrieben, ohne Rundung.")))
+    s.paragraphs.append(counting)
     sections.append(s)
 
-    # 6. results of a hand
+    # 6. results of a hand ------------------------------------------------------------
     s = Section(_("Wertung"))
     s.notes.append(
-        _(
-            "Gewonnen: Erreicht der Spielführer mit Meldung und Stichpunkten mindestens sein "
-            "Gebot, schreibt jede Partei ihre Meldung plus ihre Stichpunkte."
+        st(
+            "won",
+            _(
+                "Gewonnen: Erreicht der Spielführer mit Meldung und Stichpunkten sein Gebot, "
+                "schreibt jede Partei Meldung plus Stichpunkte."
+            ),
         )
     )
     lost = ruleset.lost
-    text = _("Verloren: Verfehlt der Spielführer sein Gebot, werden ihm %(p)s abgezogen") % {
-        "p": _penalty(lost.declarer)
-    }
+    text = _("Verloren: Verfehlt er das Gebot, verliert er %(p)s") % {"p": _penalty(lost.declarer)}
     text += (
         _("; seine Meldung zählt trotzdem.")
         if lost.declarer_keeps_melds
@@ -341,90 +643,148 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     )
     bonus = _bonus(lost.opponents_bonus)
     text += " " + (
-        _("Die Gegner schreiben Meldung und Stichpunkte und dazu je %(b)s.") % {"b": bonus}
+        _("Die Gegner schreiben Meldung, Stichpunkte und je %(b)s dazu.") % {"b": bonus}
         if bonus
         else _("Die Gegner schreiben Meldung und Stichpunkte.")
     )
-    s.notes.append(text)
-    example = ruleset.min_bid + 10 * ruleset.bid_step
-    s.notes.append(
-        _(
-            "Beispiel: ein verlorenes Spiel mit Gebot %(bid)s kostet den Spielführer %(loss)s Punkte."
-        )
-        % {"bid": example, "loss": lost.declarer.points(example)}
-    )
+    s.notes.append(st("lost", text, "lost.declarer", "lost.opponents_bonus"))
     if ruleset.abgehen is not None:
         ab = ruleset.abgehen
-        text = _(
-            "Abgehen: Der Spielführer kann vor dem ersten Ausspiel aufgeben. Ihm werden %(p)s "
-            "abgezogen, seine Meldung zählt nicht; die Gegner schreiben ihre Meldung"
+        text = _("%(word)s: Der Spielführer gibt vor dem ersten Ausspiel auf") % {"word": w.concede}
+        text += _(" und nennt die Farbe, in der er abgeht.") if ab.names_trump else "."
+        text += " " + _(
+            "Er verliert %(p)s und schreibt keine Meldung; die Gegner schreiben ihre Meldung"
         ) % {"p": _penalty(ab.declarer)}
         bonus = _bonus(ab.opponents_bonus)
-        text += (_(" und dazu je %(b)s.") % {"b": bonus}) if bonus else "."
+        text += (_(" und je %(b)s dazu.") % {"b": bonus}) if bonus else "."
         if ab.only_when_unreachable:
             text += " " + _(
-                "Abgehen ist nur erlaubt, wenn das Gebot höher ist als die eigene Meldung plus "
-                "alle %(total)s Stichpunkte."
+                "Erlaubt nur, wenn das Gebot höher ist als die eigene Meldung plus alle "
+                "%(total)s Stichpunkte."
             ) % {"total": ruleset.trick_points_total}
         if ab.declarer_when_unreachable is not None:
             text += " " + _(
-                "War das Gebot so nicht mehr zu erreichen, werden stattdessen %(p)s abgezogen."
+                "War das Gebot nicht mehr zu erreichen, verliert er stattdessen %(p)s."
             ) % {"p": _penalty(ab.declarer_when_unreachable)}
-        s.notes.append(text)
-    else:
-        s.notes.append(_("Abgehen gibt es nicht: jedes Spiel wird gespielt."))
+        s.notes.append(st("abgehen", text))
     sections.append(s)
 
-    # 7. penalties
-    s = Section(_("Strafen"))
+    # 7. penalties --------------------------------------------------------------------
+    penalties = []
     if ruleset.revoke is not None:
-        s.notes.append(
-            _(
-                "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Das Spiel endet. Der "
-                "Partei des Schuldigen werden %(p)s abgezogen, ihre Meldung verfällt; die "
-                "anderen schreiben Meldung und Stichpunkte, die restlichen Karten gehören "
-                "ihnen. Verwirft der Spielführer, bekommen die Gegner zusätzlich die Prämie "
-                "eines verlorenen Spiels."
+        penalties.append(
+            st(
+                "revoke",
+                _(
+                    "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Das Spiel endet; die "
+                    "Partei des Schuldigen verliert %(p)s, ihre Meldung verfällt. Die anderen "
+                    "schreiben Meldung und Stichpunkte, die restlichen Stiche gehören ihnen."
+                )
+                % {"p": _penalty(ruleset.revoke.offender)},
             )
-            % {"p": _penalty(ruleset.revoke.offender)}
         )
-    else:
-        s.notes.append(_("Verwerfen: der Fehler wird berichtigt und weitergespielt."))
-    if ruleset.misdiscard is not None:
+        bonus = _bonus(lost.opponents_bonus)
+        if bonus:
+            penalties.append(
+                st(
+                    "revoke.declarer_bonus",
+                    _("Verwirft der Spielführer, bekommen die Gegner je %(b)s dazu.")
+                    % {"b": bonus},
+                )
+            )
+    if ruleset.misdiscard is not None and has_dabb:
         md = ruleset.misdiscard
         text = _(
-            "Falsch gedrückt: gewertet wie ein verlorenes Spiel; dem Spielführer werden %(p)s abgezogen."
+            "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Der Spielführer verliert "
+            "%(p)s"
         ) % {"p": _penalty(md.declarer)}
+        text += _(", seine Meldung verfällt.") if not md.declarer_keeps_melds else "."
         bonus = _bonus(md.opponents_bonus)
-        if bonus:
-            text += " " + _("Die Gegner bekommen dazu je %(b)s.") % {"b": bonus}
-        s.notes.append(text)
-    sections.append(s)
-
-    # 8. special games
-    specials = [
-        (
-            ruleset.durch,
-            _("Durch: Der Spielführer macht alle Stiche, ohne Trumpf und ohne Meldung."),
-        ),
-        (ruleset.durch_aufgelegt, _("Durch aufgelegt: ein Durch mit offen aufgelegten Karten.")),
-        (ruleset.durch_ohne_dabb, _("Durch ohne Dabb: ein Durch, ohne den Dabb aufzunehmen.")),
-        (ruleset.bettel, _("Bettel: Der Spielführer macht keinen einzigen Stich.")),
-    ]
-    played = [(game, text) for game, text in specials if game is not None]
-    s = Section(_("Sonderspiele"))
-    if played:
-        s.table_head = [_("Spiel"), _("gewonnen"), _("verloren")]
-        for game, text in played:
-            s.notes.append(text)
-            s.table.append([text.split(":")[0], f"+{game.won}", f"−{game.lost}"])
-        s.paragraphs.append(
-            _("Sonderspiele werden vor dem Ausspiel angesagt; die Gegner schreiben dabei nichts.")
+        text += " " + (
+            _("Die Gegner schreiben Meldung, Stichpunkte und je %(b)s dazu.") % {"b": bonus}
+            if bonus
+            else _("Die Gegner schreiben Meldung und Stichpunkte.")
         )
+        if ruleset.discard_melds == "misdiscard":
+            text += " " + _("Das gilt auch, wenn er eine gemeldete Karte drückt.")
+        penalties.append(st("misdiscard", text))
+    if penalties:
+        s = Section(_("Strafen"))
+        s.notes = penalties
+        sections.append(s)
+
+    # 8. special games ----------------------------------------------------------------
+    s = Section(_("Sonderspiele"))
+    lead_text = (
+        _("Er spielt aus.")
+        if ruleset.special_lead == "declarer"
+        else _("Es spielt der Spieler %(side)s vom Geber aus.") % {"side": side}
+    )
+    if ruleset.durch is not None:
+        values = [f"+{ruleset.durch.won}"]
+        losses = {ruleset.durch.lost}
+        for game, name in (
+            (ruleset.durch_aufgelegt, _("aufgelegt (Karten offen)")),
+            (ruleset.durch_ohne_dabb, _("ohne %(dabb)s (%(dabb)s bleibt zu)") % {"dabb": w.dabb}),
+        ):
+            if game is not None:
+                values.append(f"{name} +{game.won}")
+                losses.add(game.lost)
+        s.paragraphs.append(
+            [
+                st(
+                    "durch",
+                    _("Durch: Der Spielführer macht alle Stiche, ohne Trumpf und Meldung."),
+                ),
+                st("special_lead", lead_text),
+                st(
+                    "durch.won",
+                    _("Wert %(values)s.") % {"values": ", ".join(values)},
+                    "durch_aufgelegt.won",
+                    "durch_ohne_dabb.won",
+                ),
+                st(
+                    "durch.lost",
+                    _("Verloren %(values)s.")
+                    % {"values": ", ".join(f"{MINUS}{n}" for n in sorted(losses))},
+                    "durch_aufgelegt.lost",
+                    "durch_ohne_dabb.lost",
+                ),
+            ]
+        )
+    if ruleset.bettel is not None:
+        bettel = [
+            st("bettel", _("Bettel: Der Spielführer macht keinen Stich, ohne Trumpf und Meldung.")),
+            st("special_lead.bettel", lead_text),
+        ]
+        if play.must_follow_suit and play.heading != "none":
+            bettel.append(st("bettel.obligations", _("Farb- und Stichzwang gelten auch hier.")))
+        bettel.append(
+            st(
+                "bettel.won",
+                _("Wert +%(won)s, verloren %(minus)s%(lost)s.")
+                % {"won": ruleset.bettel.won, "lost": ruleset.bettel.lost, "minus": MINUS},
+                "bettel.lost",
+            )
+        )
+        s.paragraphs.append(bettel)
+    if ruleset.durch is not None or ruleset.bettel is not None:
+        after = [
+            st(
+                "specials_announced",
+                _("Angesagt wird vor dem ersten Ausspiel; die Gegner schreiben nichts."),
+            )
+        ]
         if ruleset.specials_kept_apart:
-            s.paragraphs.append(_("Sonderspiele stehen in einer eigenen Spalte der Spielliste."))
+            after.append(
+                st(
+                    "specials_kept_apart",
+                    _("Sonderspiele stehen in einer eigenen Spalte der Spielliste."),
+                )
+            )
+        s.paragraphs.append(after)
     else:
-        s.paragraphs.append(_("Durch und Bettel werden nach diesen Regeln nicht gespielt."))
+        s.paragraphs.append([st("no_specials", _("Durch und Bettel gibt es nicht."))])
     sections.append(s)
 
     return Handout(

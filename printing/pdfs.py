@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils import timezone, translation
 
 from scoring.qr import qr_data_uri
+from scoring.services import seating_short
 from tournament.models import Round, Tournament
 
 from . import documents, handout
@@ -28,6 +29,7 @@ def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
     base = {
         "tournament": tournament,
         "ruleset": tournament.ruleset,
+        "seating": seating_short(tournament.ruleset),
         "round": round_,
         "filled": filled,
         "printed_at": timezone.localtime(),

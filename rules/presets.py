@@ -106,7 +106,7 @@ CLUB_TOURNAMENT = Ruleset(
     name_de="Vereinsturnier",
     name_en="Club tournament",
     source="seed 002 (a club's published tournament rules)",
-    version=1,
+    version=2,
     deck_size=40,
     deals=(Deal(3, 12, 4), Deal(4, 9, 4)),
     partnerships=True,
@@ -139,6 +139,25 @@ CLUB_TOURNAMENT = Ruleset(
     specials_kept_apart=False,
     target_score=None,
     play=STANDARD_PLAY,
+    direction="counter-clockwise",
+    first_bidder="right",
+    special_lead="declarer",
+    discard_melds="forbidden",
+    wording="club",
+    house_rules=(
+        "deck_size",
+        "deals.4",
+        "direction",
+        "all_pass",
+        "meld_requires_trick",
+        "meld_classes",
+        "rounding_fives",
+        "bid_checked_exact",
+        "heading",
+        "discards_count",
+        "specials_announced",
+        "revoke.declarer_bonus",
+    ),
 )
 """``club-tournament`` — seed 002, the default for tournaments.
 
@@ -153,13 +172,18 @@ melds struck, the others melds + tricks + 100 ("Verlorene Spiele"); Abschreiben:
 others their melds ("Abschreiben"); Verwerfen: −2×bid, melds struck ("Verwerfen");
 misdiscard scored as a lost game ("Falsches Drücken"); Durch 1000, laid open 1500, without the
 Dabb 2000, lost −2000, the others 0 ("Der Durch"); follow suit and head the trick, trump when
-void, overtrump ("Der normale Spielablauf").
+void, overtrump ("Der normale Spielablauf"); the player right of the dealer bids first and
+leads the first trick ("Der Reizwert", "Der normale Spielablauf"); the declarer may not
+discard a card he melds ("Der Reizwert") and leads in a Durch ("Der Durch").
 
 Where the seed is silent (FIELD-NOTES practice): melds count only if the player took a trick
 ("yes in most clubs"); a 5 rounds up ("to tens, 5 up"), so two players ending in 5 both go up;
 the Siebener/Diß the seed mentions does not occur, because 3×12 + 4 uses the 40-card pack;
 no Bettel; the first bidder must open with at least 150; heading the trick applies while the
-trick has not been trumped; when the declarer revokes the others also get the +100.
+trick has not been trumped; when the declarer revokes the others also get the +100; deal
+and play go counter-clockwise (the seed's first bidder sits right of the dealer, and the
+player on his left cuts); 9 cards each at a table of four.  These are listed in
+``house_rules`` and marked "Turnierregel" on the handout.
 """
 
 SWABIAN_TRADITIONAL = Ruleset(
@@ -167,7 +191,7 @@ SWABIAN_TRADITIONAL = Ruleset(
     name_de="Schwäbisch traditionell",
     name_en="Swabian traditional",
     source="seed 001 (the German encyclopedia article on Binokel)",
-    version=1,
+    version=2,
     deck_size=48,
     deals=(Deal(3, 14, 6), Deal(4, 11, 4)),
     partnerships=True,
@@ -188,7 +212,9 @@ SWABIAN_TRADITIONAL = Ruleset(
     lost=LostGame(
         declarer=Penalty(2, 0), declarer_keeps_melds=False, opponents_bonus=Bonus("none")
     ),
-    abgehen=Abgehen(declarer=Penalty(1, 0), opponents_bonus=Bonus("per-player", 10)),
+    abgehen=Abgehen(
+        declarer=Penalty(1, 0), opponents_bonus=Bonus("per-player", 10), names_trump=True
+    ),
     revoke=Revoke(offender=Penalty(2, 0)),
     misdiscard=LostGame(
         declarer=Penalty(2, 0), declarer_keeps_melds=False, opponents_bonus=Bonus("none")
@@ -200,6 +226,29 @@ SWABIAN_TRADITIONAL = Ruleset(
     specials_kept_apart=True,
     target_score=1500,
     play=STANDARD_PLAY,
+    direction="counter-clockwise",
+    first_bidder="right",
+    special_lead="declarer",
+    discard_melds="misdiscard",
+    wording="swabian",
+    house_rules=(
+        "min_bid",
+        "all_pass",
+        "rounding",
+        "lost.declarer",
+        "revoke",
+        "durch.lost",
+        "durch_aufgelegt.lost",
+        "durch_ohne_dabb.lost",
+        "bettel.won",
+        "bettel.lost",
+        "special_lead.bettel",
+        "melds.eight-tens",
+        "heading",
+        "must_overtrump",
+        "discards_count",
+        "specials_announced",
+    ),
 )
 """``swabian-traditional`` — seed 001, the traditional Württemberg game.
 
@@ -213,11 +262,17 @@ Rundgang falls out of the pairs and the four Kings/Ober (240, 200 beside a famil
 −bid, the others their melds + 10 per player at the table ("Abgehen"); lost game −2×bid, melds
 lost ("Zählen"); forgetting to discard loses the game at double the bid ("Drücken"); Durch
 1000, laid open 1500, from the hand without the Dabb 2000; Bettel 1000; special games written
-apart ("Spezielle Spiele"); Farbzwang, Stichzwang, Trumpfzwang ("Ausspielen"); game to 1500.
+apart ("Spezielle Spiele"); Farbzwang, Stichzwang, Trumpfzwang ("Ausspielen"); game to 1500;
+deal, bidding and play counter-clockwise, the player right of the dealer bids first and
+leads ("Geben", "Reizen", "Ausspielen"), the declarer leads in a Durch ("Der Durch"); the
+declarer names a trump when he concedes ("Abgehen"); discarding a melded card is a
+misdiscard, the trump seven excepted ("Drücken"); Bettel keeps Stichzwang ("Untendurch").
 
 Where the seed is silent (FIELD-NOTES practice): minimum bid 150 in steps of 10; a lost Durch
 −2000; a lost Bettel −1000 (its own value); Verwerfen −2×bid with melds struck; eight tens or
-Siebener are no meld; the other side gets no bonus on a lost game (the seed names none).
+Siebener are no meld; the other side gets no bonus on a lost game (the seed names none);
+trick points rounded to tens (the seed allows either); the declarer leads in a Bettel (the
+seed names two regional customs).  Listed in ``house_rules`` ("Turnierregel").
 """
 
 DABB_APP = Ruleset(
@@ -225,7 +280,7 @@ DABB_APP = Ruleset(
     name_de="Dabb-App",
     name_en="Dabb app",
     source="seed 003 (the rules as implemented by the Binokel app 'Dabb')",
-    version=1,
+    version=2,
     deck_size=40,
     deals=(Deal(2, 18, 4), Deal(3, 12, 4), Deal(4, 9, 4)),
     partnerships=True,
@@ -246,7 +301,7 @@ DABB_APP = Ruleset(
     lost=LostGame(
         declarer=Penalty(1, 0), declarer_keeps_melds=False, opponents_bonus=Bonus("none")
     ),
-    abgehen=Abgehen(declarer=Penalty(1, 0), opponents_bonus=Bonus("fixed", 40)),
+    abgehen=Abgehen(declarer=Penalty(1, 0), opponents_bonus=Bonus("fixed", 40), names_trump=True),
     revoke=Revoke(offender=Penalty(2, 0)),
     misdiscard=LostGame(
         declarer=Penalty(2, 0), declarer_keeps_melds=False, opponents_bonus=Bonus("none")
@@ -258,6 +313,17 @@ DABB_APP = Ruleset(
     specials_kept_apart=False,
     target_score=1000,
     play=PlayRules(must_follow_suit=True, heading="led-suit", must_trump=True, must_overtrump=True),
+    direction="clockwise",
+    first_bidder="left",
+    wording="app",
+    house_rules=(
+        "last_trick_bonus",
+        "meld_requires_trick",
+        "revoke",
+        "misdiscard",
+        "first_played_wins",
+        "no_specials",
+    ),
 )
 """``dabb-app`` — seed 003, the rules of the Binokel app "Dabb".
 
@@ -267,12 +333,15 @@ at 4 ("Spieler", "Geben"); bid from 150 in steps of 10, the first bidder must bi
 (at 4 seats the opposing team) melds + 40 ("Abgehen"); meld table with eight of a kind
 1000/600/400/200 and no double family ("Melden"); Farbzwang, Stichzwang on the led suit even
 after a trump, Trumpfzwang, overtrump ("Stiche"); score = melds + trick points, exact, and a
-declarer who misses the bid loses the bid ("Wertung"); game to 1000 ("Spielende").
+declarer who misses the bid loses the bid ("Wertung"); game to 1000 ("Spielende"); the deal
+passes clockwise and the player after (left of) the dealer bids first and leads the first
+trick ("Geben", "Reizen", "Stiche"); the declarer names a trump when he concedes ("Abgehen").
 
 Where the seed is silent (FIELD-NOTES practice): 10 for the last trick (so 250 in all); melds
 count only with a trick; no rounding (the app counts exact points); Verwerfen −2×bid with melds
 struck, and a misdiscard loses the game at double the bid (the app itself prevents both, but a
-table playing its rules needs a ruling); no Durch or Bettel.
+table playing its rules needs a ruling); no Durch or Bettel.  Listed in ``house_rules``
+("Turnierregel").
 """
 
 PARTNERSHIP_250 = Ruleset(
@@ -280,7 +349,7 @@ PARTNERSHIP_250 = Ruleset(
     name_de="Partnerschaft 250",
     name_en="Partnership 250",
     source="seed 000 (a card-game website's four-hand partnership rules)",
-    version=1,
+    version=2,
     deck_size=48,
     deals=(Deal(4, 12, 0),),
     partnerships=True,
@@ -348,6 +417,11 @@ PARTNERSHIP_250 = Ruleset(
         must_overtrump=True,
         first_lead="declarer",
     ),
+    direction="clockwise",
+    first_bidder="left",
+    partner_exchange=4,
+    wording="pinochle",
+    house_rules=("revoke", "first_played_wins", "no_specials"),
 )
 """``partnership-250`` — seed 000, four-hand partnership Binokel (really Pinochle).
 
@@ -359,10 +433,14 @@ marriage 230, double sequence 1500, dix 10, marriages 40/20, Binokel 40/300, fou
 win the trick whenever possible ("Stichphase"); only aces, tens and kings count, 10 each,
 plus 10 for the last trick ("Punktewertung"); a team without trick points scores nothing;
 made: melds + tricks; set: −bid; conceding only when the bid exceeds the team's melds + 250,
-then −bid and the opponents their melds ("Sich freiwillig überreizen"); game to 1500.
+then −bid and the opponents their melds ("Sich freiwillig überreizen"); game to 1500; the
+deal passes clockwise, the player left of the dealer bids first ("Austeilen", "Bieten"), the
+bid winner leads the first trick ("Stichphase"); the partners pass four cards each way
+("Das Bieten gewinnen").
 
 Where the seed is silent (FIELD-NOTES practice): Verwerfen −2×bid with melds struck; no
-misdiscard (there is no Dabb to discard to); no Durch or Bettel.
+misdiscard (there is no Dabb to discard to); no Durch or Bettel.  Listed in
+``house_rules`` ("Turnierregel").
 """
 
 PRESETS: dict[str, Ruleset] = {

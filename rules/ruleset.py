@@ -30,6 +30,10 @@ SCHEMA_VERSION = 1
 BonusKind = Literal["none", "fixed", "per-player", "half-bid"]
 MeldSuit = Literal["trump", "plain", "any", "each", "fixed"]
 Heading = Literal["none", "led-suit", "winnable", "win"]
+Direction = Literal["clockwise", "counter-clockwise"]
+Side = Literal["left", "right"]
+DiscardMelds = Literal["free", "forbidden", "misdiscard"]
+Wording = Literal["swabian", "club", "app", "pinochle"]
 
 
 @dataclass(frozen=True)
@@ -159,13 +163,15 @@ class Abgehen:
     allowed only when the bid exceeds the declaring side's melds plus all trick points
     (seed 000, "Sich freiwillig überreizen").  ``declarer_when_unreachable``, if set,
     replaces ``declarer`` in that case (a variant in FIELD-NOTES: −2×bid when the bid was
-    unreachable).
+    unreachable).  With ``names_trump`` the declarer names the trump he concedes in, so the
+    others meld with it (seed 001 "Abgehen", seed 003 "Abgehen").
     """
 
     declarer: Penalty = Penalty(bid_factor=1)
     opponents_bonus: Bonus = Bonus()
     only_when_unreachable: bool = False
     declarer_when_unreachable: Penalty | None = None
+    names_trump: bool = False
 
 
 @dataclass(frozen=True)
@@ -201,8 +207,8 @@ class PlayRules:
       included (seed 000: "Du musst den Stich gewinnen").
     - ``must_trump``: a player void in the led suit must play trump if able.
     - ``must_overtrump``: when trumping, beat the highest trump in the trick if able.
-    - ``first_lead``: who leads the first trick: ``"forehand"`` (the player after the
-      dealer, seeds 001–003) or ``"declarer"`` (seed 000).
+    - ``first_lead``: who leads the first trick of a normal game: ``"forehand"`` (the first
+      bidder, :attr:`Ruleset.first_bidder`; seeds 001–003) or ``"declarer"`` (seed 000).
     """
 
     must_follow_suit: bool = True
@@ -245,6 +251,23 @@ class Ruleset:
     ``target_score`` (points that end a match, ``None`` in tournaments of fixed length).
 
     Play: ``play`` (:class:`PlayRules`).
+
+    Added after the first stored rulesets (each has a default that keeps an older stored
+    copy loading with its fingerprint, see :data:`ADDED_LATER`): ``direction`` of dealing,
+    bidding and play (``"clockwise"``/``"counter-clockwise"``); ``first_bidder``, the
+    player on the dealer's ``"left"`` or ``"right"`` who bids first (and leads, with
+    ``play.first_lead == "forehand"``); ``special_lead``, who leads in a Durch or Bettel
+    (``"declarer"`` or ``"forehand"``); ``discard_melds``: may the declarer discard cards
+    he melds (``"free"``; ``"forbidden"``; ``"misdiscard"``: doing so is a misdiscard),
+    the trump seven (Diß) always excepted (seed 001 "Drücken", seed 002 "Der Reizwert");
+    ``partner_exchange``: cards each partner passes to the other after the bidding (seed
+    000 "Das Bieten gewinnen"; 0 = none).
+
+    Description only, not part of the fingerprint: ``wording`` (the club's words on the
+    handout: ``"swabian"``, ``"club"``, ``"app"``, ``"pinochle"``) and ``house_rules``,
+    the parameter paths (``"min_bid"``, ``"durch.lost"``) whose value the project or the
+    tournament chose where the source text is silent or offers several; the handout marks
+    those statements "Turnierregel".
     """
 
     id: str
@@ -278,6 +301,13 @@ class Ruleset:
     specials_kept_apart: bool
     target_score: int | None
     play: PlayRules = field(default_factory=PlayRules)
+    direction: Direction = "clockwise"
+    first_bidder: Side = "left"
+    special_lead: Literal["declarer", "forehand"] = "declarer"
+    discard_melds: DiscardMelds = "free"
+    partner_exchange: int = 0
+    wording: Wording = "swabian"
+    house_rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         errors = _check_consistency(self)
@@ -285,6 +315,25 @@ class Ruleset:
             raise RulesetError(errors)
 
     # ----------------------------------------------------------------- derived values
+    @property
+    def first_bidder_offset(self) -> int:
+        """Seat step from the dealer to the first bidder, with seats numbered in the
+        direction of play: ``+1`` when the first bidder is the next player in that
+        direction (left of the dealer clockwise, right of him counter-clockwise), else
+        ``-1``."""
+        follows = (self.direction == "clockwise") == (self.first_bidder == "left")
+        return 1 if follows else -1
+
+    def is_house_rule(self, *paths: str) -> bool:
+        """True if any of the parameter ``paths`` (or a parent of one, e.g. ``"durch"`` for
+        ``"durch.lost"``) is listed in :attr:`house_rules`."""
+        for path in paths:
+            parts = path.split(".")
+            for i in range(1, len(parts) + 1):
+                if ".".join(parts[:i]) in self.house_rules:
+                    return True
+        return False
+
     @property
     def seat_counts(self) -> tuple[int, ...]:
         """Allowed table sizes, ascending."""
@@ -417,14 +466,17 @@ class Ruleset:
     def fingerprint(self) -> str:
         """First 16 hex digits of the SHA-256 of the canonical JSON of the parameters.
 
-        Identity fields (``name_de``, ``name_en``, ``source``) are left out, so renaming a
-        ruleset does not change the fingerprint; changing any scoring parameter does.
+        Identity fields (``name_de``, ``name_en``, ``source``) and the description
+        (``wording``, ``house_rules``) are left out, so renaming a ruleset does not change
+        the fingerprint; changing any scoring parameter does.  A parameter added after the
+        first stored rulesets (:data:`ADDED_LATER`) counts only when it differs from its
+        default, so a copy stored before it existed keeps its fingerprint.
         """
         cached = self.__dict__.get("_fingerprint")
         if cached is None:
-            plain = _to_plain(self)
-            for key in ("name_de", "name_en", "source"):
-                plain.pop(key)
+            plain = _to_plain(self, skip_defaults=ADDED_LATER)
+            for key in ("name_de", "name_en", "source", "wording", "house_rules"):
+                plain.pop(key, None)
             text = json.dumps(plain, sort_keys=True, separators=(",", ":"))
             cached = hashlib.sha256(text.encode()).hexdigest()[:16]
             object.__setattr__(self, "_fingerprint", cached)
@@ -439,12 +491,45 @@ class Ruleset:
 
 
 # --------------------------------------------------------------------------- helpers
-def _to_plain(value: Any) -> Any:
+ADDED_LATER: dict[str, frozenset[str]] = {
+    "Ruleset": frozenset(
+        {
+            "direction",
+            "first_bidder",
+            "special_lead",
+            "discard_melds",
+            "partner_exchange",
+            "wording",
+            "house_rules",
+        }
+    ),
+    "Abgehen": frozenset({"names_trump"}),
+}
+"""Class name → parameters added after schema 1 rulesets were stored.  They are left out of
+the fingerprint while they hold their default, so tournaments frozen before keep theirs."""
+
+
+def _to_plain(value: Any, skip_defaults: dict[str, frozenset[str]] | None = None) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        later = (skip_defaults or {}).get(type(value).__name__, frozenset())
+        result = {}
+        for f in dataclasses.fields(value):
+            item = getattr(value, f.name)
+            if f.name in later and item == _default_of(f):
+                continue
+            result[f.name] = _to_plain(item, skip_defaults)
+        return result
     if isinstance(value, tuple):
-        return [_to_plain(v) for v in value]
+        return [_to_plain(v, skip_defaults) for v in value]
     return value
+
+
+def _default_of(f: dataclasses.Field) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return dataclasses.MISSING
 
 
 def _deep_merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -646,6 +731,10 @@ def _check_consistency(rs: Ruleset) -> list[FieldError]:
                     "the pack has only two cards of each rank and suit",
                     "two_copies",
                 )
+    if rs.partner_exchange < 0:
+        err("partner_exchange", "must not be negative", "negative")
+    elif rs.partner_exchange and not rs.partnerships:
+        err("partner_exchange", "a card exchange needs partnerships", "partnerships")
     if 4 not in seen and rs.partnerships:
         err("partnerships", "partnerships need a 4-seat table", "partnerships")
     for name in ("durch", "durch_aufgelegt", "durch_ohne_dabb", "bettel"):

@@ -123,14 +123,15 @@ def _round_bid(ruleset: Ruleset, value: int) -> int:
 def simulate_hand(ruleset: Ruleset, seats: int, dealer: int, rng: random.Random) -> SimulatedHand:
     """Deal, bid, take the Dabb, discard, meld and play one hand; return it scored.
 
-    The seat after the dealer opens the bidding; the first trick is led by that seat or
+    The first bidder (:attr:`Ruleset.first_bidder_offset` seats from the dealer) opens the
+    bidding; the first trick is led by that seat or
     by the declarer, as ``ruleset.play.first_lead`` says.  The highest estimate wins the bid
     (at least the minimum); a declarer whose meld + all trick points cannot reach the bid
     concedes where the ruleset allows it.  No special games are simulated; in
     ``partnership-250`` the partners' card exchange is left out.
     """
     dealt = deal_cards(ruleset, seats, rng)
-    first = (dealer + 1) % seats
+    first = (dealer + ruleset.first_bidder_offset) % seats
     estimates = [_estimate(ruleset, h) for h in dealt.hands]
     order = [(first + i) % seats for i in range(seats)]
     declarer = max(order, key=lambda s: estimates[s][0])

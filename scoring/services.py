@@ -89,8 +89,46 @@ def table_seats(table: Table) -> list[Seat]:
 
 def dealer_for(table: Table, size: int, number: int) -> int:
     """Table position of the dealer of game ``number`` (1-based): the deal passes on one
-    seat per game from the table's first dealer."""
+    seat per game from the table's first dealer.  Positions (Platz 1, 2, …) are numbered
+    in the ruleset's direction of play (:func:`seating_text`), so the next position is the
+    next dealer whichever way the game goes."""
     return (table.first_dealer + number - 1) % size
+
+
+def first_bidder_for(ruleset, size: int, dealer: int) -> int:
+    """Table position of the player who bids first when ``dealer`` deals: the one on the
+    dealer's left or right as :attr:`rules.Ruleset.first_bidder` says (seed 002 "Der
+    Reizwert", seed 001 "Reizen": right; seeds 000, 003: left), counted in the direction
+    of play."""
+    return (dealer + ruleset.first_bidder_offset) % size
+
+
+def seating_text(ruleset) -> str:
+    """One sentence for a table: which way the game goes and how positions are numbered,
+    e.g. "Gegen den Uhrzeigersinn: Platz 2 sitzt rechts von Platz 1, es reizt zuerst der
+    Spieler rechts vom Geber." (:attr:`rules.Ruleset.direction`, ``first_bidder``)."""
+    if ruleset.direction == "clockwise":
+        text = _("Im Uhrzeigersinn: Platz 2 sitzt links von Platz 1")
+    else:
+        text = _("Gegen den Uhrzeigersinn: Platz 2 sitzt rechts von Platz 1")
+    return text + _(", es reizt zuerst der Spieler %(side)s vom Geber.") % {
+        "side": first_bidder_side(ruleset)
+    }
+
+
+def seating_short(ruleset) -> tuple[str, str]:
+    """The same for a sheet's head, in two short cells: ("gegen den Uhrzeigersinn, Platz 2
+    rechts von Platz 1", "rechts vom Geber")."""
+    if ruleset.direction == "clockwise":
+        direction = _("im Uhrzeigersinn, Platz 2 links von Platz 1")
+    else:
+        direction = _("gegen den Uhrzeigersinn, Platz 2 rechts von Platz 1")
+    return direction, _("%(side)s vom Geber") % {"side": first_bidder_side(ruleset)}
+
+
+def first_bidder_side(ruleset) -> str:
+    """ "links" or "rechts": where the first bidder sits from the dealer."""
+    return _("links") if ruleset.first_bidder == "left" else _("rechts")
 
 
 def active_positions(tournament: Tournament, size: int, dealer: int) -> list[int]:

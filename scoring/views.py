@@ -269,6 +269,26 @@ def _next_number(table: Table) -> int:
     return n
 
 
+def _next_deal(table: Table, seats) -> dict | None:
+    """Who deals, bids first and leads in the next game to enter (``None`` when the round's
+    games are all entered): names by the ruleset's direction of play and first bidder."""
+    tournament = table.round.tournament
+    number = _next_number(table)
+    if number > tournament.games_per_round:
+        return None
+    ruleset = tournament.ruleset
+    size = len(seats)
+    dealer = services.dealer_for(table, size, number)
+    bidder = services.first_bidder_for(ruleset, size, dealer)
+    names = {s.position: s.registration.player.first_name for s in seats}
+    return {
+        "number": number,
+        "dealer": names.get(dealer, ""),
+        "bidder": names.get(bidder, ""),
+        "bidder_leads": ruleset.play.first_lead == "forehand",
+    }
+
+
 def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
     """Messages by error slot: form fields, ``melds``/``tricks`` (the whole row) and
     ``__all__``; parsing errors first, then the engine's."""
@@ -342,6 +362,8 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
         "games": tournament.games_per_round,
         "complete": len(hands) >= tournament.games_per_round,
         "ruleset": tournament.ruleset,
+        "seating": services.seating_text(tournament.ruleset),
+        "next_deal": _next_deal(table, seats),
         "field_errors": _field_errors(form, evaluation),
         "rare_melds": _rare_melds(seats, evaluation),
         "error_slots": [*form.fields, "melds", "tricks", "__all__"],

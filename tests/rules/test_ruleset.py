@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
@@ -330,3 +331,50 @@ def test_double_family_value(points):
 
 def _meld_dicts(ruleset):
     return [dict(m) for m in ruleset.to_dict()["melds"]]
+
+
+# ------------------------------------------------ parameters added after rulesets were stored
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("name", ["club-tournament-v1.json", "partnership-250-v1.json"])
+def test_a_ruleset_stored_before_the_seating_parameters_loads_with_its_fingerprint(name):
+    """Files written by the code before ``direction``, ``first_bidder``, ``special_lead``,
+    ``discard_melds``, ``partner_exchange``, ``wording``, ``house_rules`` and
+    ``abgehen.names_trump`` existed: they load, get the defaults, and keep their
+    fingerprint through another save."""
+    text = (DATA / name).read_text()
+    stored = json.loads(text)
+    assert "direction" not in stored and "names_trump" not in stored["abgehen"]
+    ruleset = Ruleset.from_json(text)  # raises if the stored fingerprint no longer matches
+    assert ruleset.fingerprint == stored["fingerprint"]
+    assert (ruleset.direction, ruleset.first_bidder, ruleset.house_rules) == (
+        "clockwise",
+        "left",
+        (),
+    )
+    again = Ruleset.from_json(ruleset.to_json())
+    assert again.fingerprint == stored["fingerprint"]
+    assert ruleset.version == 1 and PRESETS[ruleset.id].version == 2
+    assert PRESETS[ruleset.id].fingerprint != stored["fingerprint"]
+
+
+def test_seating_parameters_count_in_the_fingerprint_and_the_description_does_not():
+    turned = CLUB.with_overrides({"direction": "clockwise"})
+    assert turned.fingerprint != CLUB.fingerprint
+    assert CLUB.with_overrides({"first_bidder": "left"}).fingerprint != CLUB.fingerprint
+    assert CLUB.with_overrides({"house_rules": []}).fingerprint == CLUB.fingerprint
+    assert CLUB.with_overrides({"wording": "swabian"}).fingerprint == CLUB.fingerprint
+    assert Ruleset.from_json(CLUB.to_json()) == CLUB
+
+
+def test_first_bidder_is_the_next_player_in_the_direction_of_play_or_the_one_before():
+    assert CLUB.first_bidder_offset == 1  # counter-clockwise, right of the dealer
+    assert CLUB.with_overrides({"direction": "clockwise"}).first_bidder_offset == -1
+    assert PRESETS["partnership-250"].first_bidder_offset == 1  # clockwise, left
+
+
+def test_a_card_exchange_needs_partnerships():
+    with pytest.raises(RulesetError) as exc:
+        PRESETS["dabb-app"].with_overrides({"partner_exchange": 4, "partnerships": False})
+    assert "partner_exchange" in [e.field for e in exc.value.errors]

@@ -194,6 +194,23 @@ PARAMETER_ROWS = [
     row(P003, "play.must_overtrump", True, id="003 Stiche 4: Trumpf ueberbieten"),
     row(P003, "play.first_lead", "forehand", id="003 Stiche: player after dealer leads"),
     row(P003, "target_score", 1000, id="003 Spielende: 1000 points"),
+    # ------------------------------------------- seating, first bidder, leads, discards
+    row(P000, "direction", "clockwise", id="000 Austeilen: dealing passes clockwise"),
+    row(P000, "first_bidder", "left", id="000 Austeilen: left of the dealer bids first"),
+    row(P000, "partner_exchange", 4, id="000 Das Bieten gewinnen: four cards each way"),
+    row(P001, "direction", "counter-clockwise", id="001 Geben/Ausspielen: counter-clockwise"),
+    row(P001, "first_bidder", "right", id="001 Reizen: right of the dealer bids first"),
+    row(P001, "special_lead", "declarer", id="001 Der Durch: the declarer comes out"),
+    row(P001, "discard_melds", "misdiscard", id="001 Druecken: a melded card discarded loses"),
+    row(P001, "abgehen.names_trump", True, id="001 Abgehen: names the trump he goes off in"),
+    row(P002, "direction", "counter-clockwise", id="002 (reading) right bids, left cuts"),
+    row(P002, "first_bidder", "right", id="002 Der Reizwert: right of the dealer starts"),
+    row(P002, "special_lead", "declarer", id="002 Der Durch: declarer lays the first card"),
+    row(P002, "discard_melds", "forbidden", id="002 Der Reizwert: no meld cards discarded"),
+    row(P003, "direction", "clockwise", id="003 Geben: the dealer changes clockwise"),
+    row(P003, "first_bidder", "left", id="003 Reizen: the player after the dealer"),
+    row(P003, "abgehen.names_trump", True, id="003 Abgehen: chooses a trump suit"),
+    row(P003, "first_bidder_offset", 1, id="003 Stiche: after the dealer, in play order"),
 ]
 
 
