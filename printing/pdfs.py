@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils import timezone, translation
 
 from scoring.qr import qr_data_uri
-from scoring.services import seating_short
+from scoring.services import forced_close_notes, seating_short
 from tournament.models import Round, Tournament
 
 from . import documents, handout
@@ -67,6 +67,7 @@ def results_pdf(tournament: Tournament, round_number: int | None = None) -> byte
     chunks = split_into_parts(pages, PARALLEL_FROM_PAGES)
     base = {
         "tournament": tournament,
+        "forced_close_notes": forced_close_notes(tournament),
         "round_number": round_number,
         "printed_at": timezone.localtime(),
         **data,

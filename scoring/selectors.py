@@ -195,6 +195,36 @@ def round_progress(round_: Round) -> list[TableProgress]:
     ]
 
 
+def overview_rounds(tournament: Tournament) -> list[dict]:
+    """The rounds for the entry overview in the order a director needs them: the running
+    round first, then the planned ones (next first), then the closed ones (latest first).
+    Each item: ``round``, ``tables`` (:func:`round_progress`), ``may_draw`` and
+    ``may_start`` (rounds run in order: only when every earlier round is closed)."""
+    rounds = list(tournament.round_set.all().order_by("number"))
+    items = []
+    all_closed_so_far = True
+    for r in rounds:
+        tables = round_progress(r)
+        planned = r.status == Round.Status.PLANNED
+        items.append(
+            {
+                "round": r,
+                "tables": tables,
+                "may_draw": planned and all_closed_so_far,
+                "may_start": planned and all_closed_so_far and bool(tables),
+            }
+        )
+        all_closed_so_far = all_closed_so_far and r.status == Round.Status.CLOSED
+    rank = {Round.Status.RUNNING: 0, Round.Status.PLANNED: 1, Round.Status.CLOSED: 2}
+    return sorted(
+        items,
+        key=lambda i: (
+            rank[i["round"].status],
+            -i["round"].number if i["round"].status == Round.Status.CLOSED else i["round"].number,
+        ),
+    )
+
+
 def table_hands(table: Table) -> list[Hand]:
     """The table's hands in game order."""
     return list(table.hands.order_by("number"))

@@ -10,9 +10,12 @@ scores in one transaction; a correction bumps the hand's version and is kept in 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,6 +30,8 @@ from tournament.services import lock_round, may_enter
 
 from .messages import engine_message
 from .models import Hand, RoundTotal, Ruling, SeatScore
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -820,3 +825,165 @@ def judge_play(tournament: Tournament, question: PlayCheck):
                 errors.setdefault(name, []).append(message)
         return None, errors
     return verdict, {}
+
+
+# ------------------------------------------------------------------------- closing a round
+
+
+@dataclass(frozen=True)
+class MissingEntries:
+    """What a table of a round still lacks: ``games`` (game numbers without a hand, in hand
+    mode) or ``players`` (start numbers without a round total, in paper mode)."""
+
+    table: int
+    games: tuple[int, ...] = ()
+    players: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {"table": self.table, "games": list(self.games), "players": list(self.players)}
+
+    def describe(self) -> str:
+        """German (active language) text, e.g. "Tisch 4 (Spiele 11, 12)"."""
+        if self.games:
+            what = _("Spiele %(list)s") % {"list": ", ".join(map(str, self.games))}
+        else:
+            what = _("Rundensumme von Nr. %(list)s") % {"list": ", ".join(map(str, self.players))}
+        return _("Tisch %(n)s (%(what)s)") % {"n": self.table, "what": what}
+
+
+class RoundIncomplete(ValidationError):
+    """Closing refused because entries are missing; ``missing`` lists them per table.  The
+    director may close anyway by giving a reason (:func:`close_round`)."""
+
+    def __init__(self, round_number: int, missing: list[MissingEntries]):
+        self.missing = missing
+        super().__init__(
+            _("Runde %(n)s kann nicht abgeschlossen werden, es fehlen Eingaben: %(list)s.")
+            % {"n": round_number, "list": "; ".join(m.describe() for m in missing)}
+        )
+
+
+def missing_entries(round_: Round) -> list[MissingEntries]:
+    """Per table of ``round_``, in table order, the games without a hand (hand mode: every
+    table plays ``games_per_round`` games) or the seated players without a round total
+    (paper mode); tables with nothing missing are left out.  Two queries."""
+    tournament = round_.tournament
+    if tournament.entry_mode == Tournament.EntryMode.TOTALS:
+        have = set(
+            RoundTotal.objects.filter(round=round_).values_list("registration_id", flat=True)
+        )
+        by_table: dict[int, list[int]] = {}
+        for number, registration_id, start_number in Seat.objects.filter(round=round_).values_list(
+            "table__number", "registration_id", "registration__start_number"
+        ):
+            by_table.setdefault(number, [])
+            if registration_id not in have:
+                by_table[number].append(start_number)
+        return [
+            MissingEntries(table=n, players=tuple(sorted(p)))
+            for n, p in sorted(by_table.items())
+            if p
+        ]
+    games = set(range(1, tournament.games_per_round + 1))
+    entered: dict[int, set[int]] = {
+        n: set() for n in round_.tables.values_list("number", flat=True)
+    }
+    for number, game in Hand.objects.filter(table__round=round_).values_list(
+        "table__number", "number"
+    ):
+        entered[number].add(game)
+    return [
+        MissingEntries(table=n, games=tuple(sorted(games - got)))
+        for n, got in sorted(entered.items())
+        if games - got
+    ]
+
+
+@transaction.atomic
+def close_round(round_: Round, reason: str = "") -> None:
+    """Close a running round: its entries are locked from now on, and a later change by
+    the director is an adjustment (it needs a reason and is marked on the filled score
+    sheet).
+
+    Raises ``ValidationError`` when the round is not running, or (with
+    ``confirmation_required``) entries are unconfirmed, naming the tables; raises
+    :class:`RoundIncomplete` when hands (or paper-mode round totals) are missing and no
+    ``reason`` is given.  With a reason (at most 500 characters) the round is closed anyway
+    and the reason and what was missing are stored on the round, for the results list.
+    In venue mode (``settings.BACKUP_DIR``) a backup follows the commit."""
+    locked = lock_round(round_.pk)
+    if locked.status != Round.Status.RUNNING:
+        raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
+    if locked.tournament.confirmation_required:
+        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_by__isnull=True)
+        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_by__isnull=True)
+        open_tables = sorted(
+            set(unconfirmed_hands.values_list("table__number", flat=True))
+            | set(
+                Seat.objects.filter(
+                    round=locked,
+                    registration_id__in=unconfirmed_totals.values("registration_id"),
+                ).values_list("table__number", flat=True)
+            )
+        )
+        if open_tables:
+            raise ValidationError(
+                _(
+                    "Die Runde kann noch nicht abgeschlossen werden: an Tisch %(tables)s "
+                    "sind Eingaben unbestätigt."
+                )
+                % {"tables": ", ".join(str(n) for n in open_tables)}
+            )
+    reason = (reason or "").strip()
+    if len(reason) > 500:
+        raise ValidationError(_("Grund: höchstens 500 Zeichen."))
+    missing = missing_entries(locked)
+    fields = ["status", "closed_at"]
+    if missing:
+        if not reason:
+            raise RoundIncomplete(locked.number, missing)
+        locked.forced_close_reason = reason
+        locked.forced_close_missing = [m.as_dict() for m in missing]
+        fields += ["forced_close_reason", "forced_close_missing"]
+    locked.status = Round.Status.CLOSED
+    locked.closed_at = timezone.now()
+    locked.save(update_fields=fields)
+    round_.status, round_.closed_at = locked.status, locked.closed_at
+    round_.forced_close_reason = locked.forced_close_reason
+    round_.forced_close_missing = locked.forced_close_missing
+    invalidate_standings(locked.tournament_id)
+    if settings.BACKUP_DIR:
+        number = locked.number
+        transaction.on_commit(lambda: _backup_after_close(number))
+
+
+def _backup_after_close(round_number: int) -> None:
+    """Venue mode: a backup as soon as a round is closed.  A failed backup is logged and
+    never undoes or blocks the close (the timer's next backup tries again)."""
+    from tournament import backup
+
+    try:
+        backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
+    except backup.BackupError:
+        logger.exception("automatic backup after closing round %s failed", round_number)
+
+
+def forced_close_notes(tournament: Tournament) -> list[str]:
+    """One sentence per round of ``tournament`` that was closed with missing entries (active
+    language), e.g. "Runde 2 mit fehlenden Eingaben abgeschlossen (Tisch 4 (Spiele 11, 12)):
+    Spieler abgereist", for the results list."""
+    notes = []
+    for round_ in tournament.round_set.exclude(forced_close_reason="").order_by("number"):
+        missing = "; ".join(
+            MissingEntries(
+                table=m["table"],
+                games=tuple(m.get("games", ())),
+                players=tuple(m.get("players", ())),
+            ).describe()
+            for m in round_.forced_close_missing
+        )
+        notes.append(
+            _("Runde %(n)s mit fehlenden Eingaben abgeschlossen (%(missing)s): %(reason)s")
+            % {"n": round_.number, "missing": missing, "reason": round_.forced_close_reason}
+        )
+    return notes

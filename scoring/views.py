@@ -213,11 +213,7 @@ def clerk_overview(request: HttpRequest, pk: int) -> HttpResponse:
     await confirmation."""
     tournament = get_object_or_404(Tournament, pk=pk)
     _require_clerk_of(request, tournament)
-    rounds = [
-        {"round": r, "tables": selectors.round_progress(r)}
-        for r in tournament.round_set.all().order_by("number")
-    ]
-    context = {"tournament": tournament, "rounds": rounds}
+    context = {"tournament": tournament, "rounds": selectors.overview_rounds(tournament)}
     if settings.BACKUP_DIR:  # venue mode: the director sees that backups are being made
         context["backup_dir"] = settings.BACKUP_DIR
         context["last_backup"] = last_automatic_backup(settings.BACKUP_DIR)
@@ -681,15 +677,30 @@ def play_check(request: HttpRequest, pk: int) -> HttpResponse:
 # --------------------------------------------------------------------------- director
 
 
+ROUND_ACTIONS = ("auslosen", "starten", "abschliessen")
+
+
 @login_required
 @permission_required("tournament.change_round", raise_exception=True)
 @require_POST
 def round_action(request: HttpRequest, pk: int, round_number: int, action: str) -> HttpResponse:
-    """Director: draw (``auslosen``), start (``starten``) or close (``abschliessen``) a round."""
-    round_ = get_object_or_404(Round, tournament_id=pk, number=round_number)
+    """Director: draw (``auslosen``), start (``starten``) or close (``abschliessen``) a round.
+
+    What cannot be undone (a new draw over an existing one, a start, a close) is done only
+    when the POST carries ``bestaetigt=1``; without it the page asks first, saying what will
+    happen (no JavaScript needed).  Closing a round with missing entries needs a ``grund``,
+    which is stored and printed on the results list."""
+    if action not in ROUND_ACTIONS:
+        raise Http404(action)
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament_id=pk, number=round_number
+    )
+    seed = (request.POST.get("seed") or "").strip()
+    reason = (request.POST.get("grund") or "").strip()
+    if request.POST.get("bestaetigt") != "1" and _asks_first(round_, action):
+        return _confirm_round_action(request, round_, action, seed, reason)
     try:
         if action == "auslosen":
-            seed = (request.POST.get("seed") or "").strip()
             if seed and not re.fullmatch(r"[0-9]{1,15}", seed):
                 raise ValidationError(
                     _("Seed: bitte eine ganze Zahl mit höchstens 15 Ziffern eingeben.")
@@ -703,12 +714,45 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
         elif action == "starten":
             tournament_services.start_round(round_)
             messages.success(request, _("Runde %(n)s läuft.") % {"n": round_.number})
-        elif action == "abschliessen":
-            tournament_services.close_round(round_)
-            messages.success(request, _("Runde %(n)s abgeschlossen.") % {"n": round_.number})
         else:
-            raise Http404(action)
+            services.close_round(round_, reason=reason)
+            messages.success(request, _("Runde %(n)s abgeschlossen.") % {"n": round_.number})
+    except services.RoundIncomplete as exc:
+        return _confirm_round_action(request, round_, action, seed, reason, error=exc.messages[0])
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
     return redirect("scoring:clerk", pk=pk)
+
+
+def _asks_first(round_: Round, action: str) -> bool:
+    """Whether ``action`` would change something that cannot be undone: a new draw over an
+    existing one, a start, a close.  The first draw loses nothing, and an action the round's
+    state refuses anyway is refused at once with its message."""
+    if action == "abschliessen":
+        return round_.status == Round.Status.RUNNING
+    if round_.status != Round.Status.PLANNED:
+        return False
+    return action == "starten" or round_.tables.exists()
+
+
+def _confirm_round_action(
+    request: HttpRequest, round_: Round, action: str, seed: str, reason: str, error: str = ""
+) -> HttpResponse:
+    """The page that asks before a round action, with what it will do (and, for a close,
+    which entries are missing and a field for the reason)."""
+    missing = services.missing_entries(round_) if action == "abschliessen" else []
+    return render(
+        request,
+        "scoring/round_confirm.html",
+        {
+            "tournament": round_.tournament,
+            "round": round_,
+            "action": action,
+            "seed": seed,
+            "reason": reason,
+            "missing": [m.describe() for m in missing],
+            "error": error,
+        },
+        status=422 if error else 200,
+    )

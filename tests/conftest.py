@@ -60,6 +60,16 @@ def make_tournament(players: int = 9, consent=lambda i: i % 3 != 0, **kwargs):
     return tournament
 
 
+def close_round_anyway(tournament, number: int = 1):
+    """Close round ``number`` although hands are missing, as a director may with a reason
+    (rounds run in order: the next round can be drawn only after this)."""
+    from scoring import services
+
+    round_ = tournament.round_set.get(number=number)
+    services.close_round(round_, reason="Test: Runde ohne alle Spiele")
+    return round_
+
+
 @pytest.fixture
 def tournament(db):
     return make_tournament()

@@ -165,6 +165,17 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("Auslosungs-Seed"), null=True, blank=True)
     status = models.CharField(_("Status"), max_length=10, choices=Status, default=Status.PLANNED)
     closed_at = models.DateTimeField(_("abgeschlossen am"), null=True, blank=True)
+    # A round closed although entries were missing: the director's reason and what was
+    # missing ([{"table": 4, "games": [11, 12], "players": []}, …]), printed on the results.
+    forced_close_reason = models.TextField(
+        _("Grund für den Abschluss trotz fehlender Eingaben"),
+        blank=True,
+        default="",
+        max_length=500,
+    )
+    forced_close_missing = models.JSONField(
+        _("beim Abschluss fehlende Eingaben"), blank=True, default=list
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

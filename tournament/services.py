@@ -10,7 +10,6 @@ swapping players between tables.
 from __future__ import annotations
 
 import itertools
-import logging
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -18,19 +17,15 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
 from scoring.messages import ruleset_message
 
 from .models import Player, Registration, Round, Seat, Table, Tournament
-
-logger = logging.getLogger(__name__)
 
 
 def create_tournament(
@@ -215,6 +210,7 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
     """
     if lock_round(round_.pk).status != Round.Status.PLANNED:
         raise ValidationError(_("Die Runde hat schon begonnen; die Auslosung steht fest."))
+    _require_previous_closed(round_, "draw")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
     registrations = {
@@ -297,6 +293,32 @@ def set_table_roles(table: Table, first_dealer: int, scorer: int) -> None:
     table.save(update_fields=["first_dealer", "scorer"])
 
 
+def _require_previous_closed(round_: Round, action: str) -> None:
+    """Rounds run in order: round N may be drawn (``action="draw"``) or started
+    (``"start"``) only when every earlier round is closed (the draw of N uses the meetings
+    of N-1, so it must see N-1 complete), which also means at most one round runs at a
+    time.  Raises ``ValidationError`` naming the first round still open."""
+    open_before = (
+        Round.objects.filter(tournament_id=round_.tournament_id, number__lt=round_.number)
+        .exclude(status=Round.Status.CLOSED)
+        .order_by("number")
+        .first()
+    )
+    if open_before is None:
+        return
+    if action == "draw":
+        message = _(
+            "Runde %(n)s kann erst ausgelost werden, wenn Runde %(before)s abgeschlossen ist "
+            "(Runden laufen der Reihe nach)."
+        )
+    else:
+        message = _(
+            "Runde %(n)s kann erst gestartet werden, wenn Runde %(before)s abgeschlossen ist "
+            "(Runden laufen der Reihe nach)."
+        )
+    raise ValidationError(message % {"n": round_.number, "before": open_before.number})
+
+
 def lock_round(round_id: int) -> Round:
     """The round, re-read and locked for the rest of the transaction (``SELECT … FOR
     UPDATE`` on PostgreSQL; on SQLite the immediate transaction already holds the write
@@ -323,60 +345,10 @@ def start_round(round_: Round) -> None:
         raise ValidationError(_("Die Runde läuft schon oder ist abgeschlossen."))
     if not locked.tables.exists():
         raise ValidationError(_("Die Runde ist noch nicht ausgelost."))
+    _require_previous_closed(locked, "start")
     locked.status = Round.Status.RUNNING
     locked.save(update_fields=["status"])
     round_.status = locked.status
-
-
-@transaction.atomic
-def close_round(round_: Round) -> None:
-    """Close a running round: its entries are locked from now on, and a later change by
-    the director is an adjustment (it needs a reason and is marked on the filled score
-    sheet).  In a tournament with ``confirmation_required`` every entry must be confirmed
-    first.  Raises ``ValidationError`` (naming the tables still open) otherwise."""
-    from scoring.models import Hand, RoundTotal  # scoring depends on tournament, not back
-
-    locked = lock_round(round_.pk)
-    if locked.status != Round.Status.RUNNING:
-        raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
-    if locked.tournament.confirmation_required:
-        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_by__isnull=True)
-        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_by__isnull=True)
-        open_tables = sorted(
-            set(unconfirmed_hands.values_list("table__number", flat=True))
-            | set(
-                Seat.objects.filter(
-                    round=locked,
-                    registration_id__in=unconfirmed_totals.values("registration_id"),
-                ).values_list("table__number", flat=True)
-            )
-        )
-        if open_tables:
-            raise ValidationError(
-                _(
-                    "Die Runde kann noch nicht abgeschlossen werden: an Tisch %(tables)s "
-                    "sind Eingaben unbestätigt."
-                )
-                % {"tables": ", ".join(str(n) for n in open_tables)}
-            )
-    locked.status = Round.Status.CLOSED
-    locked.closed_at = timezone.now()
-    locked.save(update_fields=["status", "closed_at"])
-    round_.status, round_.closed_at = locked.status, locked.closed_at
-    if settings.BACKUP_DIR:
-        number = locked.number
-        transaction.on_commit(lambda: _backup_after_close(number))
-
-
-def _backup_after_close(round_number: int) -> None:
-    """Venue mode: a backup as soon as a round is closed.  A failed backup is logged and
-    never undoes or blocks the close (the timer's next backup tries again)."""
-    from tournament import backup
-
-    try:
-        backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
-    except backup.BackupError:
-        logger.exception("automatic backup after closing round %s failed", round_number)
 
 
 @transaction.atomic

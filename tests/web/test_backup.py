@@ -100,7 +100,7 @@ def played(clerk, director):
             user=director,
         )
         assert not errors
-    tournament_services.close_round(first)
+    services.close_round(first, reason="Test: Runde ohne alle Spiele")
     second = tournament.round_set.get(number=2)
     tournament_services.draw_round(second, seed=8)
     tournament_services.start_round(second)

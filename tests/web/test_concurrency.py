@@ -120,7 +120,9 @@ def test_closing_and_entering_at_once_never_writes_into_a_closed_round(users, dj
         round_ = table.round
         results = run_together(
             lambda t=table: services.save_hand(t, entry(), anna),
-            lambda r=round_: tournament_services.close_round(Round.objects.get(pk=r.pk)),
+            lambda r=round_: services.close_round(
+                Round.objects.get(pk=r.pk), reason="Test: Runde ohne alle Spiele"
+            ),
         )
         round_.refresh_from_db()
         assert round_.status == Round.Status.CLOSED

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.conftest import make_tournament
+from tests.conftest import close_round_anyway, make_tournament
 from tournament import services
 from tournament.models import Round, Seat
 
@@ -49,9 +49,11 @@ def test_same_seed_same_plan_other_seed_other_plan():
 def test_later_rounds_avoid_repeat_meetings(db):
     tournament = make_tournament(players=30)
     for number in (2, 3):
+        close_round_anyway(tournament, number - 1)
         round_ = tournament.round_set.get(number=number)
         plan = services.draw_round(round_, seed=number)
         assert plan.repeats == 0, f"round {number} repeats meetings"
+        services.start_round(round_)
     # check the stored seats, not only the plan: no pair shares a table twice
     pairs = Counter()
     for round_ in tournament.round_set.all():
@@ -63,6 +65,7 @@ def test_later_rounds_avoid_repeat_meetings(db):
 
 def test_draw_is_stored_with_its_seed_and_reproducible(db):
     tournament = make_tournament(players=10)
+    close_round_anyway(tournament)
     round_ = tournament.round_set.get(number=2)
     services.draw_round(round_, seed=99)
     first = list(
@@ -84,6 +87,7 @@ def test_draw_is_stored_with_its_seed_and_reproducible(db):
 
 def test_swap_before_start_only(db):
     tournament = make_tournament(players=9)
+    close_round_anyway(tournament)
     round_ = tournament.round_set.get(number=2)
     services.draw_round(round_, seed=5)
     regs = list(tournament.registrations.order_by("start_number"))
@@ -93,10 +97,13 @@ def test_swap_before_start_only(db):
     services.swap_players(round_, a, b)
     assert Seat.objects.get(round=round_, registration=a).table_id == seat_b.table_id
     assert Seat.objects.get(round=round_, registration=b).table_id == seat_a.table_id
-    running = tournament.round_set.get(number=1)
-    assert running.status == Round.Status.RUNNING
+    closed = tournament.round_set.get(number=1)
+    assert closed.status == Round.Status.CLOSED
     with pytest.raises(ValidationError):
-        services.swap_players(running, a, b)
+        services.swap_players(closed, a, b)
+    services.start_round(round_)
+    with pytest.raises(ValidationError):
+        services.swap_players(round_, a, b)  # running now
 
 
 def test_withdrawn_and_late_players(db):
@@ -104,6 +111,7 @@ def test_withdrawn_and_late_players(db):
     regs = list(tournament.registrations.order_by("start_number"))
     regs[0].withdrawn_after_round = 1
     regs[0].save()
+    close_round_anyway(tournament)
     round_ = tournament.round_set.get(number=2)
     services.draw_round(round_, seed=1)
     seated = set(Seat.objects.filter(round=round_).values_list("registration_id", flat=True))

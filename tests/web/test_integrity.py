@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.models import Hand, RoundTotal, Ruling
 from scoring.roles import CLERK_GROUP
-from tests.conftest import assign_to_all_tournaments, make_tournament
+from tests.conftest import assign_to_all_tournaments, close_round_anyway, make_tournament
 from tests.web.test_services import entry, three_table
 from tournament import services as tournament_services
 
@@ -136,9 +136,9 @@ def test_a_round_with_unconfirmed_entries_cannot_be_closed(confirming, clerk, se
     round_ = table.round
     hand, _ = services.save_hand(table, entry(), clerk)
     with pytest.raises(Exception, match=f"Tisch {table.number}"):
-        tournament_services.close_round(round_)
+        services.close_round(round_, reason="Test: Runde ohne alle Spiele")
     services.confirm_hand(hand, second_clerk, 1)
-    tournament_services.close_round(round_)
+    services.close_round(round_, reason="Test: Runde ohne alle Spiele")
     round_.refresh_from_db()
     assert round_.status == "closed" and round_.closed_at is not None
 
@@ -178,7 +178,7 @@ def test_closing_locks_entries_and_only_the_director_adjusts_with_a_reason(
 ):
     table = three_table(tournament)
     hand, _ = services.save_hand(table, entry(), clerk)
-    tournament_services.close_round(table.round)
+    services.close_round(table.round, reason="Test: Runde ohne alle Spiele")
     table.refresh_from_db()
     with pytest.raises(PermissionError, match="abgeschlossen"):
         services.save_hand(table, entry(bid=310), clerk, expected_version=1)
@@ -221,7 +221,7 @@ def test_adjusted_totals_in_paper_mode_need_the_director_and_a_reason(clerk, dir
         2: services.TotalInput(2450, 4, 0),
     }
     services.save_round_totals(table, inputs, clerk)
-    tournament_services.close_round(table.round)
+    services.close_round(table.round, reason="Test: Runde ohne alle Spiele")
     table.refresh_from_db()
     inputs[0] = services.TotalInput(1330, 2, 1)
     with pytest.raises(PermissionError):
@@ -238,6 +238,7 @@ def test_adjusted_totals_in_paper_mode_need_the_director_and_a_reason(clerk, dir
 
 
 def test_a_planned_round_takes_no_entries(tournament, clerk, director):
+    close_round_anyway(tournament)
     round_2 = tournament.round_set.get(number=2)
     tournament_services.draw_round(round_2, seed=3)
     table = round_2.tables.filter(seats__position=2).exclude(seats__position=3).first()

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services as scoring_services
+from tests.conftest import close_round_anyway
 from tournament import services
 from tournament.models import Seat
 
@@ -18,6 +19,7 @@ def seat_of(round_, start_number):
 
 @pytest.fixture
 def planned(tournament):
+    close_round_anyway(tournament)
     round_ = tournament.round_set.get(number=2)
     services.draw_round(round_, seed=11)
     return round_

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from rules import PRESETS
-from tests.conftest import make_tournament
+from tests.conftest import close_round_anyway, make_tournament
 from tournament import services
 from tournament.models import Tournament
 
@@ -113,6 +113,7 @@ def test_register_late_arrival_and_withdraw(client, director):
     client.post(reverse("tournament:withdraw", args=[tournament.pk, 1]))
     first.refresh_from_db()
     assert first.withdrawn_after_round == 1  # round 1 is running
+    close_round_anyway(tournament)
     round_2 = tournament.round_set.get(number=2)
     services.draw_round(round_2, seed=3)
     seated = set(round_2.seats.values_list("registration__start_number", flat=True))

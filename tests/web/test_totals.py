@@ -129,11 +129,9 @@ def test_public_cannot_post_totals(client, paper):
 
 
 def test_closed_round_locks_totals(client, paper, clerk):
-    from tournament import services as tournament_services
-
     client.force_login(clerk)
     url, _ = three_table(paper)
-    tournament_services.close_round(paper.round_set.get(number=1))
+    services.close_round(paper.round_set.get(number=1), reason="Test: Runde ohne alle Spiele")
     assert client.post(url, totals_data()).status_code == 403
     assert not RoundTotal.objects.exists()
 

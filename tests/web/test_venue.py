@@ -143,8 +143,8 @@ def test_allowed_hosts_hold_loopback_the_addresses_and_extra_names():
 def test_closing_a_round_writes_a_backup_and_the_overview_shows_its_time(
     client, director, clerk, tmp_path, settings
 ):
+    from scoring import services
     from tests.conftest import make_tournament
-    from tournament import services
 
     settings.BACKUP_DIR = str(tmp_path / "sicherungen")
     tournament = make_tournament(players=9)
@@ -152,7 +152,7 @@ def test_closing_a_round_writes_a_backup_and_the_overview_shows_its_time(
     overview = client.get(f"/turnier/{tournament.pk}/erfassung/").content.decode()
     assert "Noch keine automatische Sicherung" in overview
 
-    services.close_round(tournament.round_set.get(number=1))
+    services.close_round(tournament.round_set.get(number=1), reason="Test: ohne Spiele")
     backups = list((tmp_path / "sicherungen").glob("auto-*-runde-1.sqlite3"))
     assert len(backups) == 1
     overview = client.get(f"/turnier/{tournament.pk}/erfassung/").content.decode()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Hand
+from tests.conftest import close_round_anyway
 
 pytestmark = pytest.mark.django_db
 
@@ -119,6 +120,7 @@ def test_live_validation_checks_what_is_typed_while_other_fields_are_blank(
 
 
 def test_clerk_cannot_run_director_actions(client, tournament, clerk, director):
+    close_round_anyway(tournament)
     url = reverse("scoring:round_action", args=[tournament.pk, 2, "auslosen"])
     client.force_login(clerk)
     assert client.post(url).status_code == 403

@@ -102,7 +102,7 @@ class Command(BaseCommand):
                     games = round(games * opts["last_round"])
                 hands += self._play_table(tournament, table, games, clerk, rng)
             if not last:
-                tournament_services.close_round(round_)
+                services.close_round(round_)
         self.stdout.write(
             f"Turnier {tournament.pk} '{tournament.name}': {opts['players']} Spieler, "
             f"{len(rounds)} Runden, {hands} Spiele erfasst."
