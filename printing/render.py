@@ -2,8 +2,10 @@
 
 Every document extends ``printing/base.html`` and is styled by ``static/print/print.css``,
 read from disk.  Nothing is fetched over the network and the app never requests itself:
-the URL fetcher allows only ``file:`` and ``data:`` URLs, and the base URL is the static
-directory.  Fonts come from the system (DejaVu Sans, Debian ``fonts-dejavu-core``) and are
+the URL fetcher (:class:`LocalOnlyFetcher`) serves only files inside the project's
+``static/`` folder and ``data:`` URLs, and the base URL is the static directory.  No text
+a user typed is written into CSS: the running head comes from attributes of the document
+(see ``templates/printing/base.html``).  Fonts come from the system (DejaVu Sans, Debian ``fonts-dejavu-core``) and are
 embedded (subset) in the PDF by WeasyPrint.
 
 Long documents made of independent pages (a round's score sheets) can be laid out in parts
@@ -13,27 +15,67 @@ run on across the parts.
 
 from __future__ import annotations
 
+import mimetypes
 import multiprocessing
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 from io import BytesIO
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from pypdf import PdfReader, PdfWriter
 from weasyprint import CSS, HTML
-from weasyprint.urls import URLFetcher
+from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 STATIC_DIR = Path(settings.BASE_DIR) / "static"
 STYLESHEET = STATIC_DIR / "print" / "print.css"
 
 
 class LocalOnlyFetcher(URLFetcher):
-    """A WeasyPrint URL fetcher that refuses every URL except ``file:`` and ``data:``."""
+    """A WeasyPrint URL fetcher for the print documents: it serves ``data:`` URLs and
+    ``file:`` URLs of existing files inside ``root`` (the project's ``static/`` folder), and
+    refuses everything else with ``ValueError``: other schemes (``http:``, ``ftp:``, ...),
+    ``file:`` URLs naming a host, paths with a ``..`` segment (also percent-encoded), and
+    paths that leave ``root`` once resolved (a symbolic link pointing out of it).
 
-    def __init__(self) -> None:
+    Refusals stop a stylesheet or font from loading (``fail_on_errors``); WeasyPrint leaves a
+    refused image out of the PDF.
+    """
+
+    def __init__(self, root: Path = STATIC_DIR) -> None:
         super().__init__(allowed_protocols={"file", "data"}, fail_on_errors=True)
+        self.root = Path(root).resolve()
+
+    def fetch(self, url: str, headers=None) -> URLFetcherResponse:
+        """The resource at ``url``; ``ValueError`` names why a URL is refused."""
+        scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+        if scheme == "data":
+            return super().fetch(url, headers)
+        if scheme != "file":
+            raise ValueError(f"Only static files and data: URLs are fetched, not {url!r}")
+        return self._static_file(url)
+
+    def _static_file(self, url: str) -> URLFetcherResponse:
+        parts = urlsplit(url)
+        if parts.netloc not in ("", "localhost"):
+            raise ValueError(f"A file: URL on another host is refused: {url!r}")
+        path = Path(url2pathname(parts.path))
+        if not path.is_absolute() or ".." in path.parts:
+            raise ValueError(f"A file path must be absolute and without '..': {url!r}")
+        try:
+            resolved = path.resolve(strict=True)
+        except OSError as exc:
+            raise ValueError(f"No such file: {url!r}") from exc
+        if not resolved.is_relative_to(self.root) or not resolved.is_file():
+            raise ValueError(f"Only files inside {self.root} are fetched, not {url!r}")
+        content_type = mimetypes.guess_type(resolved.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(
+            resolved.as_uri(), resolved.read_bytes(), headers={"Content-Type": content_type}
+        )
 
 
 _stylesheet: CSS | None = None
@@ -46,9 +88,22 @@ def _css() -> CSS:
     return _stylesheet
 
 
+# C0 control characters other than tab, line feed and carriage return, and DEL: typed into
+# a name they would print as empty boxes (a form feed too, which HTML counts as a space)
+_CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f]")
+
+
+def printable(html: str) -> str:
+    """``html`` with each control character (see ``_CONTROL_CHARACTERS``) replaced by a
+    space, so that text typed with one prints as the words around it."""
+    return _CONTROL_CHARACTERS.sub(" ", html)
+
+
 def _write(html: str) -> bytes:
     """Lay out one HTML document and return the PDF bytes (runs in a worker process too)."""
-    document = HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=LocalOnlyFetcher())
+    document = HTML(
+        string=printable(html), base_url=STATIC_DIR.as_uri() + "/", url_fetcher=LocalOnlyFetcher()
+    )
     return document.write_pdf(stylesheets=[_css()])
 
 

@@ -21,14 +21,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
-from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournament import services as tournament_services
 from tournament.backup import last_automatic_backup
 from tournament.models import Round, Table, Tournament
 
-from . import qr, selectors, services
+from . import exports, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .tables import StandingsTable
@@ -162,17 +160,37 @@ def qr_code(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+# export.<fmt>: (file extension, content type)
+EXPORT_FORMATS = {
+    "csv": ("csv", "text/csv; charset=utf-8"),
+    "de.csv": ("csv", "text/csv; charset=utf-8"),
+    "xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+}
+
+
 def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """Standings as CSV or XLSX (public: names only with consent)."""
+    """Standings as CSV, CSV for a German Excel (``de.csv``) or XLSX (public: names only
+    with consent); text that looks like a formula is written as text
+    (:mod:`scoring.exports`)."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    if not TableExport.is_valid_format(fmt) or fmt not in ("csv", "xlsx"):
+    if fmt not in EXPORT_FORMATS:
         raise Http404(_("Unbekanntes Format"))
     round_number = round_number_param(tournament, request)
     rows = selectors.standings(tournament, round_number, public=True)
     table = StandingsTable.for_tournament(rows, tournament, round_number)
-    RequestConfig(request, paginate=False).configure(table)
+    values = list(table.as_values())
+    if fmt == "xlsx":
+        content = exports.to_xlsx(values, title=str(_("Rangliste")))
+    else:
+        content = exports.to_csv(values, excel_german=fmt == "de.csv")
+    extension, content_type = EXPORT_FORMATS[fmt]
     suffix = f"-runde-{round_number}" if round_number else ""
-    return TableExport(fmt, table).response(f"rangliste-{tournament.pk}{suffix}.{fmt}")
+    excel = "-excel" if fmt == "de.csv" else ""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = (
+        f'attachment; filename="rangliste-{tournament.pk}{suffix}{excel}.{extension}"'
+    )
+    return response
 
 
 def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpResponse:

