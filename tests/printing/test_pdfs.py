@@ -158,10 +158,8 @@ def test_table_plan_names_only_consenting_players(tournament):
 def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
     tournament = make_tournament(players=12)
     for i in range(200):
-        player = Player.objects.create(
-            first_name=f"Spät{i}", last_name="Nachzügler", consent_public=i % 2 == 0
-        )
-        register(tournament, player, first_round=2)
+        player = Player.objects.create(first_name=f"Spät{i}", last_name="Nachzügler")
+        register(tournament, player, first_round=2, consent_public=i % 2 == 0)
     text = text_of(pdfs.results_pdf(tournament))
     result_pages = pages(text)
     assert len(result_pages) >= 4

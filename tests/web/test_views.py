@@ -135,8 +135,8 @@ def test_public_pages_show_names_only_with_consent(client, tournament, clerk):
     client.post(url, form_data(table))
     client.logout()
     regs = {r.start_number: r for r in tournament.registrations.select_related("player")}
-    hidden = [str(r.player) for r in regs.values() if not r.player.consent_public]
-    shown = [str(r.player) for r in regs.values() if r.player.consent_public]
+    hidden = [str(r.player) for r in regs.values() if not r.consent_public]
+    shown = [str(r.player) for r in regs.values() if r.consent_public]
     assert hidden and shown
     pages = [
         client.get(reverse("scoring:standings", args=[tournament.pk])),
