@@ -367,7 +367,9 @@ def test_page_head_shows_names_with_special_characters_unescaped(db):
     assert "Müller & Söhne 'Cup'" in text and "&amp;" not in text
 
 
-def test_odd_round_numbers_are_404_not_500(client, tournament):
+def test_odd_round_numbers_are_400_or_404_not_500(client, tournament):
     url = reverse("printing:results", args=[tournament.pk])
-    for value in ("²", "x", "0", "-1", "99999999999999999999"):
+    for value in ("²", "x", "-1", "99999999999999999999"):  # not a number: 400
+        assert client.get(url + "?runde=" + value).status_code == 400, value
+    for value in ("0", "4"):  # a number, but no round of this tournament
         assert client.get(url + "?runde=" + value).status_code == 404, value

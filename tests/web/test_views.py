@@ -194,7 +194,7 @@ def test_german_first_whatever_the_browser_says_english_by_choice(client, tourna
     assert '<html lang="en">' in html and ">Total<" in html and "Platz" not in html
 
 
-def test_a_cached_fragment_costs_no_query_and_bad_rounds_still_404(
+def test_a_cached_fragment_costs_no_query_and_bad_rounds_still_refused(
     client, tournament, django_assert_num_queries
 ):
     url = reverse("scoring:standings_fragment", args=[tournament.pk])
@@ -204,7 +204,7 @@ def test_a_cached_fragment_costs_no_query_and_bad_rounds_still_404(
         again = client.get(url + "?runde=1")
     assert again.content == first.content
     assert client.get(url + "?runde=9").status_code == 404
-    assert client.get(url + "?runde=x").status_code == 404
+    assert client.get(url + "?runde=x").status_code == 400  # not a number at all
     assert (
         client.get(reverse("scoring:standings_fragment", args=[999]) + "?runde=1").status_code
         == 404
