@@ -30,9 +30,14 @@ def parse_number(value: str | None, name: str, maximum: int = DEFAULT_MAXIMUM) -
     names the parameter ``name`` (e.g. ``"runde"``).  Surrounding blanks are allowed; a
     sign, a decimal point, Unicode digits and more than 10 digits are not."""
     text = (value or "").strip()
-    if not ASCII_NUMBER.fullmatch(text) or int(text) > maximum:
+    if not ASCII_NUMBER.fullmatch(text):
         raise BadNumber(
-            _("Ungültige Angabe für „%(name)s“: bitte eine ganze Zahl von 0 bis %(max)s.")
+            _("Ungültige Angabe für „%(name)s“: bitte eine ganze Zahl aus den Ziffern 0–9.")
+            % {"name": name}
+        )
+    if int(text) > maximum:
+        raise BadNumber(
+            _("Ungültige Angabe für „%(name)s“: höchstens %(max)s.")
             % {"name": name, "max": maximum}
         )
     return int(text)

@@ -96,7 +96,7 @@ class RegistrationForm(forms.ModelForm):
     answer for this tournament only."""
 
     consent_public = forms.BooleanField(
-        label=_("Name darf veröffentlicht werden"),
+        label=_("Name darf bei diesem Turnier veröffentlicht werden"),
         required=False,
         help_text=_("Gilt nur für dieses Turnier."),
     )
