@@ -211,7 +211,7 @@ def table_plan(round_: Round) -> dict:
         .order_by("table__number", "position")
     ):
         reg = seat.registration
-        named = reg.player.consent_public
+        named = reg.consent_public
         entries.append(
             (
                 reg.player.last_name,

@@ -119,7 +119,7 @@ def workers() -> int:
     """Processes used for :func:`render_pdf_in_parts`: ``PRINT_WORKERS`` from the
     environment, else the number of processor cores (at least 1)."""
     value = os.environ.get("PRINT_WORKERS")
-    if value and value.isdigit():
+    if value and value.isascii() and value.isdigit():
         return max(1, int(value))
     return max(1, os.cpu_count() or 1)
 

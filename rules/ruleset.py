@@ -310,7 +310,7 @@ class Ruleset:
     house_rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        errors = _check_consistency(self)
+        errors = check_limits(self) or _check_consistency(self)
         if errors:
             raise RulesetError(errors)
 
@@ -630,6 +630,79 @@ def _from_plain(tp: Any, value: Any, path: str, errors: list[FieldError]) -> Any
             )
         return value
     raise TypeError(f"unsupported type {tp!r} at {here}")  # pragma: no cover - programming error
+
+
+TEXT_LIMIT = 200
+"""Most characters in any text of a ruleset (names, labels, meld ids and classes)."""
+TEXT_LIMITS = {"id": 60, "source": 1000}
+"""Exceptions to :data:`TEXT_LIMIT` by field path: ``id`` is stored in a 60-character
+column; ``source`` cites seed texts and sections."""
+LIST_LIMIT = 12
+"""Most entries in any list of a ruleset (e.g. a fixed meld's cards)."""
+LIST_LIMITS = {"melds": (1, 40), "deals": (0, 3), "house_rules": (0, 60)}
+"""(fewest, most) entries by field path: every Binokel variant melds (seeds 000-003, "Melden"),
+and the presets list 14 to 18 melds; one deal per table size 2, 3 and 4 (an empty ``deals``
+is reported by the consistency check); ``house_rules`` names one parameter path per value
+the tournament chose (the presets list up to 16)."""
+
+
+def check_limits(value: Any, path: str = "") -> list[FieldError]:
+    """Sizes of the texts and lists in ``value`` (a :class:`Ruleset` or one of its parts):
+    far above every preset, low enough that no page, PDF or database row is swamped by an
+    override such as a 100,000-character ``name_de``.  Returns one :class:`FieldError` per
+    text or list out of bounds (codes ``too_long``, ``too_few``, ``too_many``; ``params``
+    give ``limit`` and ``length``); the parts of an oversized list are not looked at."""
+    errors: list[FieldError] = []
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        here = f"{path}{f.name}"
+        if isinstance(item, str):
+            limit = TEXT_LIMITS.get(here, TEXT_LIMIT)
+            if len(item) > limit:
+                errors.append(
+                    FieldError(
+                        here,
+                        f"at most {limit} characters ({len(item)} given)",
+                        code="too_long",
+                        params={"limit": limit, "length": len(item)},
+                    )
+                )
+        elif isinstance(item, tuple):
+            fewest, most = LIST_LIMITS.get(here, (0, LIST_LIMIT))
+            if len(item) < fewest:
+                errors.append(
+                    FieldError(
+                        here,
+                        f"at least {fewest} entries needed",
+                        code="too_few",
+                        params={"limit": fewest, "length": len(item)},
+                    )
+                )
+            elif len(item) > most:
+                errors.append(
+                    FieldError(
+                        here,
+                        f"at most {most} entries ({len(item)} given)",
+                        code="too_many",
+                        params={"limit": most, "length": len(item)},
+                    )
+                )
+            else:
+                for i, part in enumerate(item):
+                    if dataclasses.is_dataclass(part):
+                        errors.extend(check_limits(part, f"{here}[{i}]."))
+                    elif isinstance(part, str) and len(part) > TEXT_LIMIT:
+                        errors.append(
+                            FieldError(
+                                f"{here}[{i}]",
+                                f"at most {TEXT_LIMIT} characters",
+                                code="too_long",
+                                params={"limit": TEXT_LIMIT, "length": len(part)},
+                            )
+                        )
+        elif dataclasses.is_dataclass(item):
+            errors.extend(check_limits(item, f"{here}."))
+    return errors
 
 
 def _check_consistency(rs: Ruleset) -> list[FieldError]:

@@ -167,5 +167,8 @@ def ruleset_message(error: FieldError) -> str:
         "not_in_pack": lambda: _("%(value)s gibt es im Blatt mit %(deck)s Karten nicht.") % p,
         "two_copies": lambda: _("jede Karte gibt es nur zweimal."),
         "partnerships": lambda: _("Partnerschaften brauchen einen Vierertisch."),
+        "too_long": lambda: _("höchstens %(limit)s Zeichen (hier %(length)s).") % p,
+        "too_few": lambda: _("mindestens %(limit)s Einträge nötig.") % p,
+        "too_many": lambda: _("höchstens %(limit)s Einträge (hier %(length)s).") % p,
     }.get(error.code)
     return f"{error.field}: {text() if text else error.message}"

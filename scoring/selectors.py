@@ -103,7 +103,7 @@ def standings(
         rounds = [per_round[reg.pk].get(n) for n in numbers]
         if round_number is not None and reg.pk not in per_round and not reg.plays_in(round_number):
             continue
-        consent = reg.player.consent_public or not public
+        consent = reg.consent_public or not public
         fee = None
         if tournament.lost_game_fee is not None:
             charged = max(0, lost[reg.pk] - tournament.lost_game_fee_from + 1)

@@ -152,7 +152,7 @@ def _field_for(engine_field: str, positions: list[int]) -> str:
     """Form field name for an engine error field such as ``melds[2]`` or ``penalty.seat``."""
     if "[" in engine_field:
         name, index = engine_field.rstrip("]").split("[", 1)
-        if name in ("melds", "tricks", "tricks_taken") and index.isdigit():
+        if name in ("melds", "tricks", "tricks_taken") and index.isascii() and index.isdigit():
             return f"{name}_{positions[int(index)]}"
         return name
     return {

@@ -29,9 +29,11 @@ from tournament.models import Round, Table, Tournament
 from . import exports, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
+from .params import BadNumber, parse_number
 from .tables import StandingsTable
 
 PUBLIC_CACHE_SECONDS = 10
+HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -40,15 +42,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def round_number_param(tournament: Tournament, request: HttpRequest) -> int | None:
-    """The round chosen with ``?runde=N`` (``None`` for none); raises ``Http404`` for
-    anything that is not one of the tournament's rounds."""
+    """The round chosen with ``?runde=N`` (``None`` for none).  Raises
+    :class:`~scoring.params.BadNumber` (400) for anything but a number in ASCII digits and
+    ``Http404`` for a number that is not one of the tournament's rounds."""
     value = request.GET.get("runde")
     if not value:
         return None
-    try:
-        number = int(value)
-    except ValueError as exc:
-        raise Http404(_("Unbekannte Runde")) from exc
+    number = parse_number(value, "runde")
     if not 1 <= number <= tournament.rounds:
         raise Http404(_("Unbekannte Runde"))
     return number
@@ -252,8 +252,14 @@ def _table_or_404(request: HttpRequest, pk: int, round_number: int, table_number
 
 
 def _require_clerk_of(request: HttpRequest, tournament: Tournament) -> None:
+    """Raise ``PermissionDenied`` (the 403 page shows its message and whom to ask) unless
+    the user is a clerk of ``tournament`` or its director: the object-level rule of every
+    staff page of one tournament."""
     if not tournament_services.may_enter(request.user, tournament):
-        raise PermissionDenied(_("Sie sind bei diesem Turnier nicht als Schreiber eingetragen."))
+        raise PermissionDenied(
+            _("Sie sind beim Turnier „%(name)s“ nicht als Schreiber eingetragen.")
+            % {"name": tournament.name}
+        )
 
 
 def _hand_form(table: Table, data=None, initial=None, seats=None) -> HandForm:
@@ -446,7 +452,11 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
         )
 
     number = request.GET.get("spiel")
-    hand = table.hands.filter(number=number).first() if number and number.isdigit() else None
+    hand = (
+        table.hands.filter(number=parse_number(number, "spiel", HAND_NUMBER_MAX)).first()
+        if number
+        else None
+    )
     if hand is not None:
         initial = HandForm.initial_from(hand)
     else:
@@ -562,12 +572,14 @@ def confirm_entry(
                 _("Rundensummen von Tisch %(t)s bestätigt (%(n)s).") % {"t": table.number, "n": n},
             )
             return back
-        number, version = request.POST.get("spiel", ""), request.POST.get("version", "")
-        if not (number.isdigit() and version.isdigit()):
+        try:
+            number = parse_number(request.POST.get("spiel"), "spiel", HAND_NUMBER_MAX)
+            version = parse_number(request.POST.get("version"), "version")
+        except BadNumber:
             messages.error(request, _("Unvollständige Bestätigung; bitte erneut versuchen."))
             return back
-        hand = get_object_or_404(Hand, table=table, number=int(number))
-        services.confirm_hand(hand, request.user, int(version))
+        hand = get_object_or_404(Hand, table=table, number=number)
+        services.confirm_hand(hand, request.user, version)
         messages.success(request, _("Spiel %(n)s bestätigt.") % {"n": hand.number})
     except services.StaleEntry as exc:
         messages.error(
@@ -630,8 +642,9 @@ def ruling(request: HttpRequest, pk: int, round_number: int, table_number: int) 
             errors.setdefault(name, []).extend(msgs)
         status = 422
     else:
-        number = request.GET.get("spiel", "")
-        form = RulingForm(initial={"hand_number": number if number.isdigit() else ""}, **kwargs)
+        number = request.GET.get("spiel")
+        initial = {"hand_number": parse_number(number, "spiel", HAND_NUMBER_MAX) if number else ""}
+        form = RulingForm(initial=initial, **kwargs)
         status = 200
     hands = {h.number: h for h in table.hands.all()}
     return render(
@@ -666,6 +679,7 @@ def play_check(request: HttpRequest, pk: int) -> HttpResponse:
     """The revoke checker: was a card legal under the tournament's ruleset, and if not,
     which obligation did it break?  Reads nothing but the ruleset and writes nothing."""
     tournament = get_object_or_404(Tournament, pk=pk)
+    _require_clerk_of(request, tournament)
     verdict, errors = None, {}
     form = PlayCheckForm(request.GET or None)
     if form.is_bound:

@@ -51,9 +51,8 @@ def make_tournament(players: int = 9, consent=lambda i: i % 3 != 0, **kwargs):
             first_name=f"Vorname{i}",
             last_name=f"Nachname{i}",
             club="TSV",
-            consent_public=consent(i),
         )
-        services.register(tournament, player)
+        services.register(tournament, player, consent_public=consent(i))
     round_ = tournament.round_set.get(number=1)
     services.draw_round(round_, seed=7)
     services.start_round(round_)

@@ -33,15 +33,21 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("last_name", "first_name", "club", "consent_public")
+    list_display = ("last_name", "first_name", "club")
     search_fields = ("last_name", "first_name", "club")
-    list_filter = ("consent_public",)
 
 
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin):
-    list_display = ("start_number", "player", "tournament", "first_round", "withdrawn_after_round")
-    list_filter = ("tournament",)
+    list_display = (
+        "start_number",
+        "player",
+        "tournament",
+        "consent_public",
+        "first_round",
+        "withdrawn_after_round",
+    )
+    list_filter = ("tournament", "consent_public")
     search_fields = ("player__last_name", "player__first_name")
     autocomplete_fields = ("player",)
 

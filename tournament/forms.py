@@ -92,8 +92,14 @@ class TournamentForm(forms.Form):
 
 class RegistrationForm(forms.ModelForm):
     """A player for this tournament; an existing player with the same name and club is
-    reused.  Without a start number the next free one is given."""
+    reused.  Without a start number the next free one is given.  ``consent_public`` is the
+    answer for this tournament only."""
 
+    consent_public = forms.BooleanField(
+        label=_("Name darf bei diesem Turnier veröffentlicht werden"),
+        required=False,
+        help_text=_("Gilt nur für dieses Turnier."),
+    )
     start_number = forms.IntegerField(
         label=_("Startnummer"), min_value=1, max_value=99_999, required=False
     )
@@ -101,7 +107,7 @@ class RegistrationForm(forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ["first_name", "last_name", "club", "consent_public"]
+        fields = ["first_name", "last_name", "club"]
 
 
 class SwapForm(forms.Form):

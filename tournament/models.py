@@ -93,13 +93,24 @@ class Tournament(models.Model):
 
 
 class Player(models.Model):
-    """A person who plays; ``consent_public`` says whether the name may appear on public
-    pages, exports and printed lists (FIELD-NOTES: players must consent)."""
+    """A person who plays, reused by name and club for every tournament they enter.
+
+    Whether the name may appear publicly is decided per tournament by
+    :attr:`Registration.consent_public` (FIELD-NOTES: players must consent, and consent is
+    given for one event).  ``last_consent_public`` is only the answer given at the latest
+    registration, to pre-fill the next one: never read it to decide what is shown."""
 
     first_name = models.CharField(_("Vorname"), max_length=100)
     last_name = models.CharField(_("Nachname"), max_length=100)
     club = models.CharField(_("Verein"), max_length=200, blank=True)
-    consent_public = models.BooleanField(_("Name darf veröffentlicht werden"), default=False)
+    last_consent_public = models.BooleanField(
+        _("Zuletzt gegebene Zustimmung (nur zum Vorbelegen)"),
+        default=False,
+        help_text=_(
+            "Die Antwort bei der letzten Anmeldung. Ob der Name erscheint, entscheidet die "
+            "Zustimmung der Anmeldung zum jeweiligen Turnier."
+        ),
+    )
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -112,7 +123,9 @@ class Player(models.Model):
 
 class Registration(models.Model):
     """A player's entry in one tournament with a start number.  Late arrivals join from
-    ``first_round``; a withdrawal sets ``withdrawn_after_round``."""
+    ``first_round``; a withdrawal sets ``withdrawn_after_round``.  ``consent_public``: the
+    player agreed to be named on this tournament's public pages, exports and printed lists
+    (and only this tournament's); without it they appear by start number only."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
@@ -122,6 +135,11 @@ class Registration(models.Model):
     first_round = models.PositiveSmallIntegerField(_("ab Runde"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(
         _("abgemeldet nach Runde"), null=True, blank=True
+    )
+    consent_public = models.BooleanField(
+        _("Name darf veröffentlicht werden"),
+        default=False,
+        help_text=_("Gilt nur für dieses Turnier."),
     )
 
     class Meta:
@@ -145,8 +163,9 @@ class Registration(models.Model):
         return self.withdrawn_after_round is None or round_number <= self.withdrawn_after_round
 
     def public_name(self) -> str:
-        """The name for public pages: the player's name with consent, else the start number."""
-        if self.player.consent_public:
+        """The name for public pages: the player's name with consent to this tournament,
+        else the start number."""
+        if self.consent_public:
             return str(self.player)
         return _("Startnummer %(number)s") % {"number": self.start_number}
 

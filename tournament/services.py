@@ -94,13 +94,29 @@ def create_tournament(
 
 
 def register(
-    tournament: Tournament, player: Player, start_number: int | None = None, first_round: int = 1
+    tournament: Tournament,
+    player: Player,
+    start_number: int | None = None,
+    first_round: int = 1,
+    *,
+    consent_public: bool = False,
 ) -> Registration:
-    """Register ``player``; without ``start_number`` the next free number is given."""
+    """Register ``player``; without ``start_number`` the next free number is given.
+
+    ``consent_public``: the player agrees to be named on this tournament's public pages,
+    exports and printed lists (only this tournament's; FIELD-NOTES: players must consent).
+    It is also kept on the player as the last answer, to pre-fill the next registration."""
     if start_number is None:
         start_number = (tournament.registrations.aggregate(m=Max("start_number"))["m"] or 0) + 1
+    if player.last_consent_public != consent_public:
+        player.last_consent_public = consent_public
+        player.save(update_fields=["last_consent_public"])
     return Registration.objects.create(
-        tournament=tournament, player=player, start_number=start_number, first_round=first_round
+        tournament=tournament,
+        player=player,
+        start_number=start_number,
+        first_round=first_round,
+        consent_public=consent_public,
     )
 
 
@@ -363,6 +379,7 @@ def register_player(
     first_round: int = 1,
 ) -> Registration:
     """Register a player by name, reusing an existing player with the same name and club.
+    ``consent_public`` holds for this registration only (see :func:`register`).
 
     Raises ``ValidationError`` (by field) when the start number is taken, the player is
     already registered, or ``first_round`` is not a round of the tournament.
@@ -378,14 +395,11 @@ def register_player(
         first_name=first_name.strip(),
         last_name=last_name.strip(),
         club=club.strip(),
-        defaults={"consent_public": consent_public},
+        defaults={"last_consent_public": consent_public},
     )
-    if not created and player.consent_public != consent_public:
-        player.consent_public = consent_public
-        player.save(update_fields=["consent_public"])
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError({"last_name": _("Dieser Spieler ist schon angemeldet.")})
-    return register(tournament, player, start_number, first_round)
+    return register(tournament, player, start_number, first_round, consent_public=consent_public)
 
 
 def withdraw(registration: Registration) -> None:

@@ -21,3 +21,7 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
 ]
+
+# 403, 404 and 500 use Django's handlers with templates/403.html, 404.html, 500.html;
+# a 400 shows what was wrong (e.g. "?runde=²"), which Django's own handler does not pass on.
+handler400 = "tournament.views.bad_request"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import BadRequest, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -14,6 +14,14 @@ from django.views.decorators.http import require_POST
 from . import services
 from .forms import RegistrationForm, SwapForm, TableRolesForm, TournamentForm
 from .models import Round, Tournament
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 400 page in the app's layout.  The message is shown only for our own
+    ``BadRequest`` (e.g. :class:`scoring.params.BadNumber`, which names the parameter);
+    other ``SuspiciousOperation`` details (hosts, headers) stay in the log."""
+    message = str(exception) if isinstance(exception, BadRequest) else ""
+    return render(request, "400.html", {"exception": message}, status=400)
 
 
 def _apply_errors(form, exc: ValidationError) -> None:

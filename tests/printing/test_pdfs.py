@@ -161,10 +161,8 @@ def test_table_plan_names_only_consenting_players(tournament):
 def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
     tournament = make_tournament(players=12)
     for i in range(200):
-        player = Player.objects.create(
-            first_name=f"Spät{i}", last_name="Nachzügler", consent_public=i % 2 == 0
-        )
-        register(tournament, player, first_round=2)
+        player = Player.objects.create(first_name=f"Spät{i}", last_name="Nachzügler")
+        register(tournament, player, first_round=2, consent_public=i % 2 == 0)
     text = text_of(pdfs.results_pdf(tournament))
     result_pages = pages(text)
     assert len(result_pages) >= 4
@@ -376,7 +374,9 @@ def test_page_head_shows_names_with_special_characters_unescaped(db):
     assert "Müller & Söhne 'Cup'" in text and "&amp;" not in text
 
 
-def test_odd_round_numbers_are_404_not_500(client, tournament):
+def test_odd_round_numbers_are_400_or_404_not_500(client, tournament):
     url = reverse("printing:results", args=[tournament.pk])
-    for value in ("²", "x", "0", "-1", "99999999999999999999"):
+    for value in ("²", "x", "-1", "99999999999999999999"):  # not a number: 400
+        assert client.get(url + "?runde=" + value).status_code == 400, value
+    for value in ("0", "4"):  # a number, but no round of this tournament
         assert client.get(url + "?runde=" + value).status_code == 404, value

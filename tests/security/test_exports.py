@@ -36,12 +36,8 @@ FORMULAS = [
 
 
 def consenting_registration(tournament: Tournament, player: Player):
-    """Register ``player`` with consent to be named (wherever consent is stored)."""
-    registration = services.register(tournament, player)
-    if hasattr(registration, "consent_public"):
-        registration.consent_public = True
-        registration.save()
-    return registration
+    """Register ``player`` with consent to be named in this tournament."""
+    return services.register(tournament, player, consent_public=True)
 
 
 @pytest.fixture
@@ -52,9 +48,7 @@ def hostile(director) -> Tournament:
         name="Herbst", date=date(2026, 11, 21), lost_game_fee=Decimal("0.50")
     )
     for i, text in enumerate(FORMULAS, start=1):
-        player = Player.objects.create(
-            first_name=text, last_name=f"Nachname{i}", club=text, consent_public=True
-        )
+        player = Player.objects.create(first_name=text, last_name=f"Nachname{i}", club=text)
         consenting_registration(tournament, player)
     round_ = tournament.round_set.get(number=1)
     services.draw_round(round_, seed=7)

@@ -119,12 +119,8 @@ def bait(tmp_path_factory) -> str:
 
 
 def consenting_registration(tournament: Tournament, player: Player):
-    """Register ``player`` with consent to be named (wherever consent is stored)."""
-    registration = services.register(tournament, player)
-    if hasattr(registration, "consent_public"):
-        registration.consent_public = True
-        registration.save()
-    return registration
+    """Register ``player`` with consent to be named in this tournament."""
+    return services.register(tournament, player, consent_public=True)
 
 
 def make_event(name: str, venue: str, player_name: str, user) -> Tournament:
@@ -135,7 +131,6 @@ def make_event(name: str, venue: str, player_name: str, user) -> Tournament:
             first_name=player_name[:100] if i == 1 else f"Vorname{i}",
             last_name=player_name[:100] if i == 2 else f"Nachname{i}",
             club=venue,
-            consent_public=True,
         )
         consenting_registration(tournament, player)
     round_ = tournament.round_set.get(number=1)

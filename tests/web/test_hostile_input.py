@@ -277,10 +277,10 @@ def snapshot() -> dict:
         "rounds": sorted(Round.objects.values_list("pk", "seed", "status")),
         "registrations": sorted(
             Registration.objects.values_list(
-                "pk", "start_number", "first_round", "withdrawn_after_round"
+                "pk", "start_number", "first_round", "withdrawn_after_round", "consent_public"
             )
         ),
-        "players": sorted(Player.objects.values_list("pk", "consent_public")),
+        "players": sorted(Player.objects.values_list("pk", "last_consent_public")),
         "hands": sorted(Hand.objects.values_list("pk", "version", "scores")),
         "totals": sorted(
             RoundTotal.objects.values_list("pk", "version", "points", "games_won", "games_lost")
@@ -791,7 +791,8 @@ def test_registration_answers_hostile_posts_cleanly(client, as_director, tournam
             assert player.last_name == last(pairs, "last_name").strip()
             assert player.club == (last(pairs, "club") or "").strip()
             consent = last(pairs, "consent_public")  # as CheckboxInput reads it
-            assert player.consent_public == (bool(consent) and consent.lower() != "false")
+            assert reg.consent_public == (bool(consent) and consent.lower() != "false")
+            assert player.last_consent_public == reg.consent_public
             wanted = as_int(last(pairs, "start_number"))
             assert reg.start_number == (wanted or max(numbers_before) + 1)
             assert 1 <= reg.first_round == as_int(last(pairs, "first_round")) <= tournament.rounds

@@ -52,9 +52,8 @@ def register_random_players(tournament, count: int, rng: random.Random) -> None:
             first_name=rng.choice(FIRST_NAMES),
             last_name=rng.choice(LAST_NAMES),
             club=rng.choice(CLUBS),
-            consent_public=rng.random() < 0.85,
         )
-        tournament_services.register(tournament, player)
+        tournament_services.register(tournament, player, consent_public=rng.random() < 0.85)
 
 
 class Command(BaseCommand):
