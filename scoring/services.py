@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import HandRecord, HandScore, InvalidInput, parse_record, score_hand
 from rules.meldrare import meld_warnings
@@ -843,12 +844,30 @@ class MissingEntries:
         return {"table": self.table, "games": list(self.games), "players": list(self.players)}
 
     def describe(self) -> str:
-        """German (active language) text, e.g. "Tisch 4 (Spiele 11, 12)"."""
+        """German (active language) text, e.g. "Tisch 4 (Spiele 7–12)", "Tisch 2 (Spiel 3)"."""
         if self.games:
-            what = _("Spiele %(list)s") % {"list": ", ".join(map(str, self.games))}
+            what = ngettext("Spiel %(list)s", "Spiele %(list)s", len(self.games)) % {
+                "list": _number_runs(self.games)
+            }
         else:
             what = _("Rundensumme von Nr. %(list)s") % {"list": ", ".join(map(str, self.players))}
         return _("Tisch %(n)s (%(what)s)") % {"n": self.table, "what": what}
+
+
+def _number_runs(numbers: tuple[int, ...]) -> str:
+    """Sorted numbers with runs of three or more shortened: (1, 2, 5, 6, 7, 8) → "1, 2, 5–8"."""
+    parts: list[str] = []
+    run: list[int] = []
+    for n in [*numbers, None]:
+        if run and n == run[-1] + 1:
+            run.append(n)
+            continue
+        if len(run) >= 3:
+            parts.append(f"{run[0]}–{run[-1]}")
+        else:
+            parts.extend(str(r) for r in run)
+        run = [n] if n is not None else []
+    return ", ".join(parts)
 
 
 class RoundIncomplete(ValidationError):

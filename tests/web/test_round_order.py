@@ -118,7 +118,7 @@ def test_start_and_close_ask_first_and_work_without_javascript(client, director,
     assert asked.status_code == 200
     page = asked.content.decode()
     assert "Runde 1 abschließen?" in page and 'name="bestaetigt" value="1"' in page
-    assert "Tisch 1 (Spiele 1, 2, 3)" in page and 'name="grund"' in page
+    assert "Tisch 1 (Spiele 1–3)" in page and 'name="grund"' in page
     assert status(tournament, 1) == Round.Status.RUNNING
 
     refused = client.post(action_url(tournament, 1, "abschliessen"), {"bestaetigt": "1"})
@@ -175,3 +175,13 @@ def test_overview_shows_the_running_round_first_then_the_next_then_closed(client
 def test_unknown_round_action_is_404(client, director, tournament):
     client.force_login(director)
     assert client.post(action_url(tournament, 1, "loeschen")).status_code == 404
+
+
+def test_missing_games_are_listed_shortly():
+    assert services.MissingEntries(4, games=(7, 8, 9, 10, 11, 12)).describe() == (
+        "Tisch 4 (Spiele 7–12)"
+    )
+    assert services.MissingEntries(2, games=(1, 2, 5, 6, 7)).describe() == (
+        "Tisch 2 (Spiele 1, 2, 5–7)"
+    )
+    assert services.MissingEntries(3, games=(12,)).describe() == "Tisch 3 (Spiel 12)"
