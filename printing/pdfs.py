@@ -38,6 +38,7 @@ def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
         "round": round_,
         "filled": filled,
         "printed_at": timezone.localtime(),
+        "LANGUAGE_CODE": translation.get_language() or "de",
     }
     chunks = split_into_parts(sheets, PARALLEL_FROM_TABLES)
     return render_pdf_in_parts(
@@ -55,6 +56,7 @@ def table_plan_pdf(round_: Round) -> bytes:
             "tournament": round_.tournament,
             "round": round_,
             "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
             **documents.table_plan(round_),
         },
     )
@@ -82,6 +84,7 @@ def results_pdf(
         "ruleset_name": documents.ruleset_name(tournament.ruleset),
         "round_number": round_number,
         "printed_at": timezone.localtime(),
+        "LANGUAGE_CODE": translation.get_language() or "de",
         **data,
     }
     return render_pdf_in_parts(
