@@ -3,29 +3,81 @@ document, for the print templates.
 
 - :func:`score_sheets` — the "Spielliste" of every table of a round, blank or filled;
 - :func:`table_plan` — a round's seating by table and by player;
-- :func:`results_list` — the "Rangliste", overall or for one round (public names only);
+- :func:`results_list` — the "Rangliste", overall or for one round (public names only, or
+  every name in the director's prize-giving version);
 - the rules handout is built by :mod:`printing.handout`.
 
-Public documents (table plan, results list) name only players who consented; the others
-appear by start number (FIELD-NOTES; issue "Trustworthy results", security).  Score sheets
-are the table's own record, signed by its players, and are printed for the director only;
-they carry the names.
+Public documents (table plan, results list) name only players who consented
+(:func:`consents`); the others appear by start number (FIELD-NOTES; issue "Trustworthy
+results", security).  Score sheets are the table's own record, signed by its players, and are
+printed for the director only; they carry the names.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from rules import Ruleset
 from scoring import selectors
 from scoring.models import Hand
 from scoring.services import active_positions, dealer_for
-from tournament.models import Round, Seat, Table, Tournament
+from tournament.models import Registration, Round, Seat, Table, Tournament
 
 GAMES_PER_PAGE = 15
+CLOCKWISE = "clockwise"
+
+
+def consents(registration: Registration) -> bool:
+    """Whether the player agreed to be named in this tournament's public documents.
+
+    The one place the printed documents read consent: it is given per registration
+    (``Registration.consent_public``; FIELD-NOTES: players must consent)."""
+    return registration.consent_public
+
+
+def play_direction(ruleset: Ruleset) -> str:
+    """The direction in which deal, bidding and play pass on: ``"clockwise"`` or
+    ``"counter-clockwise"``.
+
+    Read from the ruleset's ``direction`` parameter (each preset sets its seed's direction,
+    e.g. seed 001: counter-clockwise); a ruleset without one plays clockwise."""
+    for holder in (ruleset, getattr(ruleset, "play", None)):
+        value = getattr(holder, "direction", None)
+        if isinstance(value, str) and value:
+            return value
+    return CLOCKWISE
+
+
+def seating_text(ruleset: Ruleset, size: int) -> str:
+    """The seat order and direction printed on a score sheet: "Platz 1 → 2 → 3 → 4,
+    gespielt wird im Uhrzeigersinn" (the deal passes from seat to seat in that order,
+    :func:`scoring.services.dealer_for`) for a table of ``size`` players and the
+    ruleset's :func:`play_direction`."""
+    seats = " → ".join(str(n) for n in range(1, size + 1))
+    if play_direction(ruleset) == CLOCKWISE:
+        return _("Platz %(seats)s, gespielt wird im Uhrzeigersinn") % {"seats": seats}
+    return _("Platz %(seats)s, gespielt wird gegen den Uhrzeigersinn") % {"seats": seats}
+
+
+def correction_marks() -> dict[str, str]:
+    """The letters that mark a game on a filled score sheet: ``corrected`` (saved more than
+    once, "K") and ``adjusted`` (changed by the director after the round was closed, "N"),
+    in the active language."""
+    return {
+        "corrected": pgettext("Korrekturzeichen: korrigiert", "K"),
+        "adjusted": pgettext("Korrekturzeichen: Nachtrag der Turnierleitung", "N"),
+    }
+
+
+def ruleset_name(ruleset: Ruleset) -> str:
+    """The ruleset's name in the active language (``name_en`` in English)."""
+    return ruleset.name_en if translation.get_language() == "en" else ruleset.name_de
 
 
 @dataclass
@@ -59,6 +111,14 @@ class Sheet:
     pages: list[list[SheetRow]]
     totals: list[int] | None
     corrections: list[str]
+    seating: str = ""
+    filled: bool = False
+
+    @property
+    def columns(self) -> int:
+        """Columns of the sheet's table: game, dealer, declarer, bid, trump, outcome, four
+        per seat (meld, tricks, points, running total) and, when filled, the marks."""
+        return 6 + 4 * len(self.seats) + int(self.filled)
 
     @property
     def first_dealer(self) -> Seat:
@@ -147,15 +207,22 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
                 pages=pages,
                 totals=running if filled else None,
                 corrections=corrections,
+                seating=seating_text(tournament.ruleset, size),
+                filled=filled,
             )
         )
     return sheets
 
 
 def _outcome_text(hand: Hand, names: dict[int, str]) -> str:
-    text = hand.get_outcome_display()
-    if hand.won is not None:
-        text += " " + (_("gewonnen") if hand.won else _("verloren"))
+    """ "gewonnen" or "verloren" for a played game, else the kind of game with it
+    ("Bettel, verloren", "abgegangen, verloren"), as the standings count the declarer's
+    won and lost games; then any penalty ("· Verwerfen (3 Anna)")."""
+    result = _("gewonnen") if hand.declarer_won else _("verloren")
+    if hand.outcome == Hand.Outcome.PLAYED:
+        text = result
+    else:
+        text = f"{hand.get_outcome_display()}, {result}"
     if hand.penalty_type:
         text += f" · {hand.get_penalty_type_display()}"
         if hand.penalty_seat is not None:
@@ -190,7 +257,8 @@ def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
 
 @dataclass
 class PlanEntry:
-    """A player in the table plan: public name, start number, table and seat (1-based)."""
+    """A player in the table plan: ``name`` as printed ("Nachname, Vorname"; empty without
+    consent), start number, table and seat (1-based)."""
 
     name: str
     start_number: int
@@ -199,48 +267,135 @@ class PlanEntry:
     named: bool
 
 
+@cache
+def _collator():
+    """The Unicode Collation Algorithm with its default table (DUCET, via ``pyuca``): an
+    umlaut sorts with its base letter and ß as ss, as DIN 5007-1 orders names
+    (Kächele between Jung and Kaiser).  Loaded once per process (about 0.5 s)."""
+    import pyuca
+
+    return pyuca.Collator()
+
+
+def name_sort_key(last_name: str, first_name: str) -> tuple:
+    """Sort key for "Nachname, Vorname" in German alphabetical order (DIN 5007-1: ä = a,
+    ö = o, ü = u, ß = ss; case and accents only break ties)."""
+    collator = _collator()
+    return (collator.sort_key(last_name), collator.sort_key(first_name))
+
+
 def table_plan(round_: Round) -> dict:
-    """A round's seating for posting at the door: ``tables`` (table number → entries in
-    seat order), ``by_name`` (consenting players alphabetically by last name) and
-    ``by_number`` (everybody by start number; players without consent appear only here
-    and only by number)."""
-    entries = []
+    """A round's seating for posting at the door.
+
+    Returns ``tables`` (table number → entries in seat order), ``by_name`` (players who
+    consented, "Nachname, Vorname" in German alphabetical order, :func:`name_sort_key`),
+    ``unnamed`` (players who did not consent, by start number and without a name) and
+    ``players`` (how many are seated).  One query."""
+    entries: list[tuple[tuple, PlanEntry]] = []
     for seat in (
         Seat.objects.filter(round=round_)
         .select_related("registration__player", "table")
         .order_by("table__number", "position")
     ):
         reg = seat.registration
-        named = reg.consent_public
-        entries.append(
-            (
-                reg.player.last_name,
-                reg.player.first_name,
-                PlanEntry(
-                    name=str(reg.player) if named else "",
-                    start_number=reg.start_number,
-                    table=seat.table.number,
-                    seat=seat.position + 1,
-                    named=named,
-                ),
-            )
+        named = consents(reg)
+        player = reg.player
+        entry = PlanEntry(
+            # each part isolated (U+2068/U+2069): a right-to-left override typed in the
+            # last name must not run on into the first name
+            name=f"\u2068{player.last_name}\u2069, \u2068{player.first_name}\u2069"
+            if named
+            else "",
+            start_number=reg.start_number,
+            table=seat.table.number,
+            seat=seat.position + 1,
+            named=named,
         )
+        key = (*name_sort_key(player.last_name, player.first_name), reg.start_number)
+        entries.append((key, entry))
     tables: dict[int, list[PlanEntry]] = defaultdict(list)
-    for _last, _first, entry in entries:
+    for _key, entry in entries:
         tables[entry.table].append(entry)
-    by_name = [e for last, first, e in sorted(entries, key=lambda x: (x[0], x[1])) if e.named]
-    by_number = sorted((e for _l, _f, e in entries), key=lambda e: e.start_number)
-    return {"tables": sorted(tables.items()), "by_name": by_name, "by_number": by_number}
+    by_name = [e for _key, e in sorted(entries, key=lambda x: x[0]) if e.named]
+    unnamed = sorted((e for _key, e in entries if not e.named), key=lambda e: e.start_number)
+    return {
+        "tables": sorted(tables.items()),
+        "by_name": by_name,
+        "unnamed": unnamed,
+        "players": len(entries),
+    }
 
 
-def results_list(tournament: Tournament, round_number: int | None = None) -> dict:
-    """The public standings for print: ``rows`` (:class:`scoring.selectors.StandingRow`,
-    names only with consent), ``round_numbers`` (the round columns) and ``fee``
-    (whether a lost-game fee column is shown)."""
-    rows = selectors.standings(tournament, round_number, public=True)
+def provisional_note(tournament: Tournament, round_number: int | None = None) -> str:
+    """ "" when every round the list covers is closed; otherwise the line that marks the
+    results list as provisional, naming the round in progress ("Vorläufig – Runde 3 läuft
+    noch") or, between rounds, the next round not yet played.  One query."""
+    rounds = Round.objects.filter(tournament=tournament).order_by("number")
+    if round_number is not None:
+        rounds = rounds.filter(number=round_number)
+    open_rounds = [r for r in rounds.only("number", "status") if r.status != Round.Status.CLOSED]
+    if not open_rounds and (round_number is not None or tournament.rounds <= len(rounds)):
+        return ""
+    running = [r.number for r in open_rounds if r.status == Round.Status.RUNNING]
+    if running:
+        return _("Vorläufig – Runde %(n)s läuft noch") % {"n": ", ".join(map(str, running))}
+    waiting = open_rounds[0].number if open_rounds else len(rounds) + 1
+    return _("Vorläufig – Runde %(n)s ist noch nicht gespielt") % {"n": waiting}
+
+
+def results_list(
+    tournament: Tournament, round_number: int | None = None, public: bool = True
+) -> dict:
+    """The standings for print.
+
+    ``rows`` (:class:`scoring.selectors.StandingRow`; with ``public`` names only with
+    consent, else every name: the director's prize-giving version), ``round_numbers`` (the
+    round columns), ``fee`` (whether a lost-game fee column is shown), ``columns`` (how
+    many columns the table has), ``public`` and
+    ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed)."""
+    rows = selectors.standings(tournament, round_number, public=public)
     numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
+    fee = tournament.lost_game_fee is not None
     return {
         "rows": rows,
         "round_numbers": numbers,
-        "fee": tournament.lost_game_fee is not None,
+        "fee": fee,
+        # rank, number, name, club, the rounds, the total (overall), won, lost, the fee
+        "columns": 4 + len(numbers) + (0 if round_number else 1) + 2 + int(fee),
+        "public": public,
+        "provisional": provisional_note(tournament, round_number),
     }
+
+
+# Characters of 8.5 pt DejaVu Sans that surely fit on one line of the name and club columns
+# of the results list (print.css: .results col.c-name / c-club), counted low so that an
+# estimate never promises fewer lines than the PDF needs.
+NAME_CHARS_PER_LINE = 22
+CLUB_CHARS_PER_LINE = 16
+
+
+def result_row_lines(row: selectors.StandingRow) -> int:
+    """Lines a results-list row takes when its name and club wrap (at least 1)."""
+    return max(
+        1,
+        -(-len(row.name) // NAME_CHARS_PER_LINE),
+        -(-len(row.club) // CLUB_CHARS_PER_LINE),
+    )
+
+
+def paginate(rows: list, lines_per_page: int, first_page_lines: int, lines=None) -> list[list]:
+    """``rows`` in pages that fit: each page holds rows of at most ``lines_per_page``
+    lines (``first_page_lines`` on the first, below the title); ``lines(row)`` is the lines
+    a row takes (default 1).  Always at least one page."""
+    lines = lines or (lambda _row: 1)
+    pages: list[list] = [[]]
+    used = 0
+    for row in rows:
+        need = lines(row)
+        room = first_page_lines if len(pages) == 1 else lines_per_page
+        if pages[-1] and used + need > room:
+            pages.append([])
+            used = 0
+        pages[-1].append(row)
+        used += need
+    return pages

@@ -16,8 +16,14 @@ from .render import render_pdf, render_pdf_in_parts, split_into_parts
 # below this many tables per part, one process is quicker than starting a second
 PARALLEL_FROM_TABLES = 6
 PARALLEL_FROM_PAGES = 4
-# rows of the results list per A4 page (with the title on the first page, 8.5 pt type)
-RESULT_ROWS_PER_PAGE = 44
+# lines of the results list per A4 page (8.5 pt type; a row whose name or club wraps
+# takes more, documents.result_row_lines), and the lines the title and notes take on
+# the first page, the "vorläufig" line on every page
+RESULT_LINES_PER_PAGE = 44
+RESULT_TITLE_LINES = 6
+RESULT_PROVISIONAL_LINES = 1
+# characters of the subtitle (9 pt) per line across the page
+SUBTITLE_CHARS_PER_LINE = 100
 
 
 def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
@@ -30,9 +36,12 @@ def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
         "tournament": tournament,
         "ruleset": tournament.ruleset,
         "seating": seating_short(tournament.ruleset),
+        "ruleset_name": documents.ruleset_name(tournament.ruleset),
+        "marks": documents.correction_marks(),
         "round": round_,
         "filled": filled,
         "printed_at": timezone.localtime(),
+        "LANGUAGE_CODE": translation.get_language() or "de",
     }
     chunks = split_into_parts(sheets, PARALLEL_FROM_TABLES)
     return render_pdf_in_parts(
@@ -50,26 +59,36 @@ def table_plan_pdf(round_: Round) -> bytes:
             "tournament": round_.tournament,
             "round": round_,
             "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
             **documents.table_plan(round_),
         },
     )
 
 
-def results_pdf(tournament: Tournament, round_number: int | None = None) -> bytes:
-    """The results list, overall or for one round (public names): ``RESULT_ROWS_PER_PAGE``
-    rows per A4 page, each page with its own header row; long lists are laid out in parts
-    on the available cores."""
-    data = documents.results_list(tournament, round_number)
+def results_pdf(
+    tournament: Tournament, round_number: int | None = None, public: bool = True
+) -> bytes:
+    """The results list, overall or for one round.
+
+    ``public``: names only with consent (the list for the wall and the web); ``False``:
+    the director's prize-giving version with every name.  Rows go on A4 pages by
+    :func:`printing.documents.paginate` (a long name or club wraps and takes more lines),
+    each page a table with its own header row and, while a round is open, the
+    "vorläufig" line; long lists are laid out in parts on the available cores."""
+    data = documents.results_list(tournament, round_number, public=public)
     rows = data.pop("rows")
-    pages = [
-        rows[i : i + RESULT_ROWS_PER_PAGE] for i in range(0, len(rows), RESULT_ROWS_PER_PAGE)
-    ] or [[]]
+    subtitle = len(tournament.name) + len(tournament.venue) + 40
+    per_page = RESULT_LINES_PER_PAGE - (RESULT_PROVISIONAL_LINES if data["provisional"] else 0)
+    first = per_page - RESULT_TITLE_LINES - subtitle // SUBTITLE_CHARS_PER_LINE
+    pages = documents.paginate(rows, per_page, first, documents.result_row_lines)
     chunks = split_into_parts(pages, PARALLEL_FROM_PAGES)
     base = {
         "tournament": tournament,
         "forced_close_notes": forced_close_notes(tournament),
+        "ruleset_name": documents.ruleset_name(tournament.ruleset),
         "round_number": round_number,
         "printed_at": timezone.localtime(),
+        "LANGUAGE_CODE": translation.get_language() or "de",
         **data,
     }
     return render_pdf_in_parts(

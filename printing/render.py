@@ -136,11 +136,31 @@ def split_into_parts(items: list, min_per_part: int) -> list[list]:
 def render_pdf_in_parts(template: str, contexts: list[dict], page_counts: list[int]) -> bytes:
     """Render ``template`` once per context, in parallel, and join the parts into one PDF.
 
-    ``page_counts[i]`` is the number of pages part ``i`` will have; each part gets
+    ``page_counts[i]`` is the number of pages part ``i`` is expected to have; each part gets
     ``page_first`` (the number of its first page) and ``page_total`` (pages in all) so the
-    page numbers in the margin run on across the parts.  With one worker or one part this
-    is a plain :func:`render_pdf`.
+    page numbers in the margin run on across the parts.  Should a part come out longer or
+    shorter than expected (a row that wraps more than estimated), the parts are laid out
+    once more with the real counts, so the numbers are always right.  With one part this
+    is a plain :func:`render_pdf` and WeasyPrint counts the pages itself.
     """
+    if len(contexts) == 1:
+        return render_pdf(template, contexts[0])
+    parts = _render_parts(template, contexts, page_counts)
+    readers = [PdfReader(BytesIO(part)) for part in parts]
+    actual = [len(reader.pages) for reader in readers]
+    if actual != list(page_counts):
+        readers = [PdfReader(BytesIO(p)) for p in _render_parts(template, contexts, actual)]
+    writer = PdfWriter()
+    for reader in readers:
+        writer.append(reader)
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _render_parts(template: str, contexts: list[dict], page_counts: list[int]) -> list[bytes]:
+    """Each context rendered to PDF bytes in a pool of worker processes, numbered as if
+    part ``i`` had ``page_counts[i]`` pages."""
     total = sum(page_counts)
     htmls = []
     first = 1
@@ -149,16 +169,8 @@ def render_pdf_in_parts(template: str, contexts: list[dict], page_counts: list[i
             render_to_string(template, {**context, "page_first": first, "page_total": total})
         )
         first += count
-    if len(htmls) == 1:
-        return _write(htmls[0])
     pool = ProcessPoolExecutor(
         max_workers=min(len(htmls), workers()), mp_context=multiprocessing.get_context("fork")
     )
     with pool:
-        parts = list(pool.map(_write, htmls))
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(PdfReader(BytesIO(part)))
-    out = BytesIO()
-    writer.write(out)
-    return out.getvalue()
+        return list(pool.map(_write, htmls))

@@ -1,12 +1,16 @@
 """PDF downloads: score sheets and table plan of a round, results list, rules handout.
 
 Score sheets are the tables' internal record and need the director's permission; the table
-plan, results list and rules handout are public documents (names only with consent).
+plan, results list and rules handout are public documents (names only with consent).  The
+results list's prize-giving version (``?fassung=siegerehrung``) names every player and is,
+like the score sheets, for the director only.
 """
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -50,12 +54,27 @@ def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
     return _pdf(table_plan_pdf(round_), f"tischplan-runde-{round_number}.pdf")
 
 
+PRIZE_GIVING = "siegerehrung"
+
+
 def results(request: HttpRequest, pk: int) -> HttpResponse:
-    """The results list; ``?runde=N`` for one round."""
+    """The results list; ``?runde=N`` for one round.  ``?fassung=siegerehrung``: the
+    director's prize-giving version with every name (login and the director's permission,
+    as for the score sheets); any other ``fassung`` is a 404."""
     tournament = get_object_or_404(Tournament, pk=pk)
     round_number = round_number_param(tournament, request)
+    version = request.GET.get("fassung", "")
+    if version not in ("", PRIZE_GIVING):
+        raise Http404(_("Diese Fassung der Rangliste gibt es nicht."))
+    public = version != PRIZE_GIVING
+    if not public:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.has_perm("tournament.change_round"):
+            raise PermissionDenied
     suffix = f"-runde-{round_number}" if round_number else ""
-    return _pdf(results_pdf(tournament, round_number), f"rangliste{suffix}.pdf")
+    suffix += "" if public else f"-{PRIZE_GIVING}"
+    return _pdf(results_pdf(tournament, round_number, public=public), f"rangliste{suffix}.pdf")
 
 
 def rules(request: HttpRequest, pk: int) -> HttpResponse:

@@ -1,0 +1,386 @@
+"""Issue 11, part 3: the score sheets, results list and table plan are readable and complete
+as printed.  Checked on the PDF itself: its text (pdftotext) and where each word sits on
+the page (pdftotext -bbox, in points)."""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from dataclasses import dataclass
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from printing import documents, pdfs
+from scoring import services as scoring_services
+from scoring.services import close_round
+from tests.conftest import make_tournament
+from tests.printing.test_pdfs import pages, pytestmark, squash, text_of  # noqa: F401
+from tournament import services as tournament_services
+from tournament.models import Player
+
+MM = 72 / 25.4  # points per millimetre
+LONG_FIRST, LONG_LAST = "Maximilian-Alexander", "Württemberger-Hohenlohe"
+LONG_CLUB = "Binokelfreunde Ober- und Unterensingen-Wernau e.V. 1923"
+LONG_VENUE = (
+    "Gasthaus zum Goldenen Ochsen, Festsaal im Obergeschoss, Hauptstraße 123, "
+    "73207 Plochingen am Neckar"
+)
+
+
+@dataclass
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def centre(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+@dataclass
+class Page:
+    width: float
+    height: float
+    words: list[Word]
+
+    def find(self, text: str) -> list[Word]:
+        return [w for w in self.words if w.text == text]
+
+    def line_of(self, word: Word) -> list[Word]:
+        """The words on the same baseline as ``word``, left to right."""
+        return sorted((w for w in self.words if abs(w.y1 - word.y1) < 1.5), key=lambda w: w.x0)
+
+
+def layout(pdf: bytes) -> list[Page]:
+    """Every page's size and words with their boxes (pdftotext -bbox)."""
+    out = subprocess.run(
+        ["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True, check=True
+    ).stdout.decode()
+    result = []
+    for match in re.finditer(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', out, re.S):
+        words = [
+            Word(html.unescape(t), float(a), float(b), float(c), float(d))
+            for a, b, c, d, t in re.findall(
+                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>',
+                match.group(3),
+            )
+        ]
+        result.append(Page(float(match.group(1)), float(match.group(2)), words))
+    return result
+
+
+def assert_inside_page(page: Page) -> None:
+    """No word reaches into the outer 4 mm of the sheet (a printer's unprintable edge)."""
+    for w in page.words:
+        assert w.x0 >= 4 * MM and w.x1 <= page.width - 4 * MM, w
+        assert w.y0 >= 4 * MM and w.y1 <= page.height - 4 * MM, w
+
+
+def mixed_tournament(**kwargs):
+    """Seven players: one table of 4 and one of 3 in round 1; the player at the 4-table's
+    third seat has a very long name and club, the venue is long."""
+    tournament = make_tournament(players=7, **kwargs)
+    tournament.venue = LONG_VENUE
+    tournament.save()
+    round_ = tournament.round_set.get(number=1)
+    four = next(t for t in round_.tables.all() if t.seats.count() == 4)
+    seat = four.seats.get(position=2)
+    registration = seat.registration
+    player = registration.player
+    player.first_name, player.last_name, player.club = LONG_FIRST, LONG_LAST, LONG_CLUB
+    player.save()
+    registration.consent_public = True
+    registration.save()
+    return tournament, round_, four
+
+
+def play(table, number, size, clerk, declarer_wins=True, bid=300):
+    """Save game ``number`` at ``table``: the declarer (first seat after the dealer that
+    plays) takes 175 of the 250 trick points; with ``declarer_wins=False`` the bid is more
+    than the declarer can make."""
+    tournament = table.round.tournament
+    dealer = scoring_services.dealer_for(table, size, number)
+    playing = scoring_services.active_positions(tournament, size, dealer)
+    entry = scoring_services.HandInput(
+        number=number, dealer=dealer, declarer=playing[0],
+        bid=bid if declarer_wins else 600, outcome="played", trump="H",
+        melds=dict(zip(playing, (140, 20, 60), strict=True)),
+        tricks=dict(zip(playing, (175, 30, 45), strict=True)),
+    )  # fmt: skip
+    hand, evaluation = scoring_services.save_hand(table, entry, clerk)
+    assert hand is not None, evaluation.errors
+    assert hand.declarer_won is declarer_wins
+    return hand
+
+
+# --------------------------------------------------------------------------- score sheets
+
+SUBHEADERS = {"de": ["Meld.", "Stiche", "Pkt.", "Summe"], "en": ["Meld", "Tricks", "Pts", "Total"]}
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_four_player_blank_sheet_has_room_for_four_digits_and_separate_headers(db, language):
+    tournament, round_, four = mixed_tournament()
+    with translation.override(language):
+        pdf = pdfs.score_sheets_pdf(round_, filled=False)
+    sheet_pages = layout(pdf)
+    assert len(sheet_pages) == 2 == len(pages(text_of(pdf)))
+    page = sheet_pages[four.number - 1]
+    first = page.find(SUBHEADERS[language][0])
+    assert first, "no sub-header on the 4-player sheet"
+    headers = [w for w in page.line_of(first[0]) if w.text in SUBHEADERS[language]]
+    assert [w.text for w in headers] == SUBHEADERS[language] * 4
+    for left, right in zip(headers, headers[1:], strict=False):
+        # never run together: a clear gap between neighbouring headers
+        assert right.x0 - left.x1 >= 1 * MM, (left, right)
+        # each column is at least 11.5 mm wide: four handwritten digits and a sign
+        assert right.centre - left.centre >= 11.5 * MM, (left, right)
+    assert_inside_page(page)
+    # layout mode keeps them apart too
+    assert re.search(
+        r"(Meld\.?\s+(Stiche|Tricks)\s+(Pkt\.|Pts)\s+(Summe|Total)\s*){4}", text_of(pdf)
+    )
+
+
+def test_long_names_and_venue_wrap_instead_of_being_cut(db, clerk):
+    tournament, round_, four = mixed_tournament()
+    four.scorer = 2  # the long name is the scorer's
+    four.save()
+    for filled in (False, True):
+        pdf = pdfs.score_sheets_pdf(round_, filled=filled)
+        sheet = layout(pdf)[four.number - 1]
+        assert_inside_page(sheet)
+        words = [w.text for w in sheet.words]
+        # the name in the seat header, as scorer and at the signature: whole every time
+        # (it may break after a hyphen)
+        joined = " ".join(words).replace("- ", "-")
+        assert joined.count(f"{LONG_FIRST} {LONG_LAST}") >= 3, joined
+        assert "Neckar" in words  # the venue's end in the running head
+
+
+def test_filled_sheet_outcome_marks_seats_and_direction(db, clerk, director):
+    tournament, round_, four = mixed_tournament()
+    won = play(four, 1, 4, clerk, declarer_wins=True)
+    play(four, 2, 4, clerk, declarer_wins=False)
+    # a correction gets the mark K in the marks column
+    dealer = scoring_services.dealer_for(four, 4, 1)
+    playing = scoring_services.active_positions(tournament, 4, dealer)
+    corrected, evaluation = scoring_services.save_hand(
+        four,
+        scoring_services.HandInput(
+            number=1, dealer=dealer, declarer=playing[0], bid=310, outcome="played",
+            trump="H", melds=dict(zip(playing, (140, 20, 60), strict=True)),
+            tricks=dict(zip(playing, (175, 30, 45), strict=True)),
+        ),
+        director,
+        expected_version=won.version,
+    )  # fmt: skip
+    assert corrected is not None, evaluation.errors
+    text = text_of(pdfs.score_sheets_pdf(round_, filled=True))
+    page = pages(text)[four.number - 1]
+    won_lines = [line for line in page.splitlines() if "gewonnen" in line]
+    lost_lines = [line for line in page.splitlines() if "verloren" in line]
+    assert len(won_lines) == 1 and won_lines[0].rstrip().endswith(" K")
+    assert len(lost_lines) == 1 and not lost_lines[0].rstrip().endswith("K")
+    assert page.index(won_lines[0]) < page.index(lost_lines[0])  # game 1 won, game 2 lost
+    # the marks column has a header, the seats their numbers, the sheet its direction
+    assert re.search(r"K/N", page)
+    for n in range(1, 5):
+        assert f"Platz {n}" in page
+    # club-tournament (seed 002) plays counter-clockwise
+    assert "Sitzordnung Platz 1 → 2 → 3 → 4, gespielt wird gegen den Uhrzeigersinn" in squash(page)
+    three = pages(text)[1 - (four.number - 1)]
+    assert "Platz 1 → 2 → 3, gespielt wird gegen den Uhrzeigersinn" in squash(three)
+    assert "Platz 4" not in three
+
+
+def test_filled_sheet_in_english(db, clerk):
+    tournament, round_, four = mixed_tournament()
+    play(four, 1, 4, clerk, declarer_wins=False)
+    with translation.override("en"):
+        text = text_of(pdfs.score_sheets_pdf(round_, filled=True))
+    page = squash(pages(text)[four.number - 1])
+    assert "lost" in page and "C/A" in page and "Seat 4" in page
+    assert "Seating Seat 1 → 2 → 3 → 4, play goes counter-clockwise" in page
+    assert "Vereinsturnier" not in page and "Club tournament" in page
+
+
+def test_direction_is_read_from_the_ruleset_in_one_place():
+    assert documents.play_direction(SimpleNamespace()) == "clockwise"
+    counter = SimpleNamespace(direction="counter-clockwise")
+    assert documents.play_direction(counter) == "counter-clockwise"
+    nested = SimpleNamespace(play=SimpleNamespace(direction="counter-clockwise"))
+    assert documents.play_direction(nested) == "counter-clockwise"
+    assert documents.seating_text(counter, 3) == (
+        "Platz 1 → 2 → 3, gespielt wird gegen den Uhrzeigersinn"
+    )
+
+
+# --------------------------------------------------------------------------- results list
+
+
+def big_field(extra: int = 150, consent=lambda i: i % 3 != 0):
+    """12 players seated in round 1 (running) and ``extra`` more who join in round 2:
+    several pages of results."""
+    tournament = make_tournament(players=12, lost_game_fee=Decimal("0.50"))
+    for i in range(extra):
+        player = Player.objects.create(first_name=f"Spät{i}", last_name="Nachzügler", club="TSV")
+        tournament_services.register(tournament, player, first_round=2, consent_public=consent(i))
+    first = tournament.registrations.get(start_number=1)
+    long = first.player
+    long.first_name, long.last_name, long.club = LONG_FIRST, LONG_LAST, LONG_CLUB
+    long.save()
+    first.consent_public = True
+    first.save()
+    return tournament
+
+
+def assert_numbered(text: str) -> int:
+    result_pages = pages(text)
+    for n, page in enumerate(result_pages, start=1):
+        assert f"Seite {n} von {len(result_pages)}" in page
+    return len(result_pages)
+
+
+def test_results_list_is_provisional_on_every_page_while_a_round_runs(db):
+    tournament = big_field()
+    pdf = pdfs.results_pdf(tournament)
+    text = text_of(pdf)
+    count = assert_numbered(text)
+    assert count >= 4
+    for page in pages(text):
+        assert "Vorläufig – Runde 1 läuft noch" in page
+        assert re.search(r"Platz\s+Nr\.\s+Name\s+Verein\s+R1\s+R2\s+R3\s+Gesamt", page)
+    assert "(vorläufig)" in pages(text)[0]
+    with translation.override("en"):
+        english = text_of(pdfs.results_pdf(tournament))
+    assert all("Provisional – round 1 still in progress" in p for p in pages(english))
+    # nothing is cut: the long name and club are whole, inside their columns
+    first = layout(pdf)[0]
+    assert_inside_page(first)
+    verein = first.find("Verein")[0]
+    r1 = first.find("R1")[0]
+    name_words = [w for w in first.words if w.text in (LONG_FIRST, LONG_LAST)]
+    assert len(name_words) == 2 and all(w.x1 < verein.x0 for w in name_words)
+    # the club may break after a hyphen as well as at spaces
+    tokens = re.findall(r"[^\s-]+-?", LONG_CLUB)
+    club_words = [w for w in first.words if w.text in tokens or w.text in LONG_CLUB.split()]
+    assert "".join(re.findall(r"[^\s-]+-?", " ".join(w.text for w in club_words))) == "".join(
+        tokens
+    )
+    assert all(verein.x0 <= w.x0 and w.x1 < r1.x0 for w in club_words)
+    # the totals and the fee keep inside the page, right of their headers' start
+    gesamt = first.find("Gesamt")[0]
+    gebuehr = first.find("Gebühr")[0]
+    assert gebuehr.x1 <= first.width - 10 * MM
+    assert any(w.text == "€" and w.x0 > gesamt.x1 for w in first.words)
+
+
+def test_results_list_is_final_when_every_round_is_closed(db):
+    tournament = make_tournament(players=6)
+    tournament.rounds = 1
+    tournament.save()
+    round_ = tournament.round_set.get(number=1)
+    tournament.round_set.exclude(number=1).delete()
+    assert "Vorläufig" in text_of(pdfs.results_pdf(tournament))
+    close_round(round_, reason="Test: ohne Spiele")
+    text = text_of(pdfs.results_pdf(tournament))
+    assert "Vorläufig" not in text and "vorläufig" not in text
+    # between rounds: the next round is named
+    two = make_tournament(players=6)
+    close_round(two.round_set.get(number=1), reason="Test: ohne Spiele")
+    assert "Vorläufig – Runde 2 ist noch nicht gespielt" in text_of(pdfs.results_pdf(two))
+    assert documents.provisional_note(two, 1) == ""
+
+
+def test_results_pages_stay_numbered_when_rows_wrap_more_than_estimated(db, monkeypatch):
+    """Laid out in parallel parts with an estimate that is far too low: the parts are
+    laid out again with their real page counts."""
+    tournament = big_field(extra=80)
+    for player in Player.objects.filter(last_name="Nachzügler")[:60]:
+        player.club = LONG_CLUB
+        player.save()
+    monkeypatch.setenv("PRINT_WORKERS", "2")
+    monkeypatch.setattr(pdfs, "PARALLEL_FROM_PAGES", 1)
+    monkeypatch.setattr(documents, "CLUB_CHARS_PER_LINE", 1000)
+    monkeypatch.setattr(documents, "NAME_CHARS_PER_LINE", 1000)
+    text = text_of(pdfs.results_pdf(tournament))
+    count = assert_numbered(text)
+    assert count >= 3
+    assert all("Vorläufig" in p for p in pages(text))
+
+
+def test_prize_giving_version_names_everybody_for_the_director_only(db, client, clerk, director):
+    tournament = big_field(extra=6)
+    public = squash(text_of(pdfs.results_pdf(tournament)))
+    assert "Vorname3" not in public and "Spät0" not in public
+    url = reverse("printing:results", args=[tournament.pk]) + "?fassung=siegerehrung"
+    assert client.get(url).status_code == 302
+    client.force_login(clerk)
+    assert client.get(url).status_code == 403
+    client.force_login(director)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "rangliste-siegerehrung.pdf" in response["Content-Disposition"]
+    full = squash(text_of(response.content))
+    for i in range(2, 13):
+        assert f"Vorname{i} Nachname{i}" in full
+    assert "Spät0 Nachzügler" in full and "Spät1 Nachzügler" in full
+    assert "Siegerehrung" in full and "nicht aushängen" in full
+    assert "Vorläufig – Runde 1 läuft noch" in full
+    bad = reverse("printing:results", args=[tournament.pk]) + "?fassung=alles"
+    assert client.get(bad).status_code == 404
+
+
+# ----------------------------------------------------------------------------- table plan
+
+
+def test_table_plan_sorts_the_german_way_and_prints_last_name_first(db):
+    names = [
+        ("Karl", "Knödler", True),
+        ("Anna", "Kächele", True),
+        ("Berta", "Jung", True),
+        ("Emil", "Kaiser", True),
+        ("Otto", "Öhler", True),
+        ("Paul", "Ohm", True),
+        ("Rosi", "Geheim", False),
+        ("Hans", "Verborgen", False),
+        ("Ute", "Abel", True),
+    ]
+    tournament = tournament_services.create_tournament(
+        name="Sortiertest", date=__import__("datetime").date(2026, 11, 21)
+    )
+    for first, last, consent in names:
+        player = Player.objects.create(first_name=first, last_name=last)
+        tournament_services.register(tournament, player, consent_public=consent)
+    round_ = tournament.round_set.get(number=1)
+    tournament_services.draw_round(round_, seed=3)
+    pdf = pdfs.table_plan_pdf(round_)
+    text = text_of(pdf, layout=False)
+    flat = squash(text)
+    order = ["Abel", "Jung", "Kächele", "Kaiser", "Knödler", "Öhler", "Ohm"]
+    first_names = dict((last, first) for first, last, _consent in names)
+    for last in order:
+        assert f"{last}, {first_names[last]} (" in flat
+    # the list by name runs down the left column, then the right one
+    page = next(p for p in layout(pdf) if p.find("Namen"))
+    heading = next(w for w in page.find("Namen") if page.line_of(w)[0].text == "Nach")
+    listed = [w for w in page.words if w.text.rstrip(",") in order and w.y0 > heading.y1]
+    listed.sort(key=lambda w: (w.x0 > page.width / 2, w.y0))
+    assert [w.text.rstrip(",") for w in listed] == order
+    # players without consent: not by name anywhere, by start number in their own section
+    assert "Geheim" not in text and "Verborgen" not in text
+    unnamed = flat[flat.index("Ohne Namen, nach Startnummer") :]
+    numbers = [r.start_number for r in tournament.registrations.all() if not r.consent_public]
+    found = [int(n) for n in re.findall(r"Nr\. (\d+) Tisch", unnamed)]
+    assert found == sorted(numbers)
+    assert "9 Spieler" in flat
+    assert len(pages(text)) == 2
