@@ -61,7 +61,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.models import HistoricalChanges
 
-from .models import Tournament
+from tournament.models import Tournament
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1

@@ -1,6 +1,6 @@
 """``manage.py import_tournament <file.json>``: add a tournament exported with
 ``export_tournament`` to this database under new ids, all or nothing (see
-:func:`tournament.transfer.import_tournament`)."""
+:func:`scoring.transfer.import_tournament`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import transfer
+from scoring import transfer
 
 
 class Command(BaseCommand):
