@@ -316,8 +316,8 @@ def _supersede(entry: Hand | RoundTotal, values: dict, user, reason: str) -> Non
     for key, value in values.items():
         setattr(entry, key, value)
     entry.version += 1
-    entry.entered_by = user
-    entry.confirmed_by = None
+    entry.entered_by, entry.entered_by_name = user, ""
+    entry.confirmed_by, entry.confirmed_by_name = None, ""
     entry.confirmed_at = None
     _save_version(entry, reason)
 
@@ -385,7 +385,7 @@ def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
             raise ConfirmationRefused(
                 _("Die eigene Eingabe kann nicht bestätigt werden; das macht ein zweites Konto.")
             )
-        if current.confirmed_by_id is not None:
+        if current.confirmed_at is not None:
             raise ConfirmationRefused(_("Spiel %(n)s ist schon bestätigt.") % {"n": current.number})
         current.confirmed_by = user
         current.confirmed_at = timezone.now()
@@ -408,7 +408,7 @@ def confirm_table_totals(table: Table, user, expected_versions: dict[int, int | 
         current = _locked_totals(round_, seats)
         if changed := _changed_positions(current, seats, expected_versions):
             raise StaleTotals(table_totals(table, seats), changed)
-        open_ = [t for t in current.values() if t.confirmed_by_id is None]
+        open_ = [t for t in current.values() if t.confirmed_at is None]
         if not open_:
             raise ConfirmationRefused(_("Hier ist nichts mehr zu bestätigen."))
         if any(t.entered_by_id == user.pk for t in open_):

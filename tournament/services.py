@@ -336,8 +336,8 @@ def close_round(round_: Round) -> None:
     if locked.status != Round.Status.RUNNING:
         raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
     if locked.tournament.confirmation_required:
-        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_by__isnull=True)
-        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_by__isnull=True)
+        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_at__isnull=True)
+        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_at__isnull=True)
         open_tables = sorted(
             set(unconfirmed_hands.values_list("table__number", flat=True))
             | set(
