@@ -46,22 +46,34 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import serializers
-from django.core.exceptions import FieldDoesNotExist, ObjectDoesNotExist, ValidationError
+from django.core.exceptions import (
+    NON_FIELD_ERRORS,
+    FieldDoesNotExist,
+    ObjectDoesNotExist,
+    ValidationError,
+)
 from django.core.serializers.base import DeserializationError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.migrations.recorder import MigrationRecorder
 from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.models import HistoricalChanges
 
-from tournament.models import Tournament
+from rules import Ruleset, RulesetError
+from tournament.models import Seat, Table, Tournament
+
+from . import services
+from .messages import ruleset_message
+from .models import Hand, RoundTotal, SeatScore
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1
@@ -544,6 +556,238 @@ def validate(data, using: str = DEFAULT_DB_ALIAS) -> dict[str, ModelPlan]:
     return plan
 
 
+# --------------------------------------------------------------------------- content checks
+
+#: Bounds on numbers beyond what the database can hold, by model label and field: what
+#: the set-up and entry forms accept (tournament/forms.py, scoring/forms.py) with room to
+#: spare.  A historical model is checked with the bounds of the model it tracks.
+BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
+    "tournament.tournament": {
+        "rounds": (1, 10),
+        "games_per_round": (1, 60),
+        "lost_game_fee_from": (1, 600),
+    },
+    "tournament.registration": {
+        "start_number": (1, 99_999),
+        "first_round": (1, 99),
+        "withdrawn_after_round": (0, 99),
+    },
+    "tournament.round": {"number": (1, 10)},
+    "tournament.table": {"number": (1, 10_000), "first_dealer": (0, 3), "scorer": (0, 3)},
+    "tournament.seat": {"position": (0, 3)},
+    "scoring.hand": {
+        "number": (1, 60),
+        "dealer": (0, 3),
+        "declarer": (0, 3),
+        "bid": (0, 100_000),
+        "penalty_seat": (0, 3),
+        "version": (1, 1_000_000),
+    },
+    "scoring.seatscore": {"round_number": (1, 10)},
+    "scoring.roundtotal": {"games_won": (0, 60), "games_lost": (0, 60), "version": (1, 1_000_000)},
+    "scoring.ruling": {"hand_number": (1, 60), "offender": (0, 3), "hand_version": (1, 1_000_000)},
+}
+#: The longest JSON value (characters of its JSON text) any field may hold: a ruleset is
+#: a few kilobytes, a hand's per-seat lists a few dozen characters.
+MAX_JSON_CHARS = 100_000
+#: Longest text of a field without a ``max_length`` (change reasons, long texts).
+MAX_TEXT_CHARS = 10_000
+#: How many differing hands a refusal names.
+SHOWN_DIFFERENCES = 5
+#: Per-seat lists of a hand: at most four seats, each an integer (or null).
+SEAT_LISTS = ("melds", "tricks", "scores")
+_INT_RANGES = BaseDatabaseOperations.integer_field_ranges
+
+
+def _verbose(model: type[models.Model]) -> str:
+    return str(model._meta.verbose_name)
+
+
+def _where(entry: ModelPlan, old_pk) -> str:
+    """Names one row of the file for a message: model label and the pk in the file."""
+    return f"{entry.label} {old_pk}"
+
+
+def _field_error(entry: ModelPlan, old_pk, field_name: str, message) -> TransferError:
+    return _refuse(
+        _("%(row)s, Feld »%(field)s«: %(problem)s"),
+        row=_where(entry, old_pk),
+        field=field_name,
+        problem=message,
+    )
+
+
+def _strings(value):
+    """Every string inside a JSON value (keys included)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+
+
+def _check_field_types(entry: ModelPlan, old_pk, fields: dict) -> None:
+    """Each value of ``fields`` (one row as in the file, before references are resolved)
+    has the JSON type its field stores, within the column's range and :data:`BOUNDS`, a
+    text within its length and without NUL (PostgreSQL refuses it).  Raises
+    :class:`TransferError` naming row and field."""
+    label = entry.history_of._meta.label_lower if entry.history_of else entry.label
+    bounds = BOUNDS.get(label, {})
+    for f in entry.model._meta.concrete_fields:
+        if f.name not in fields or f.is_relation:
+            continue
+        value = fields[f.name]
+        if value is None:
+            if not f.null:
+                raise _field_error(entry, old_pk, f.name, _("darf nicht leer sein."))
+            continue
+        internal = f.get_internal_type()
+        if isinstance(f, models.JSONField):
+            try:
+                text = json.dumps(value, allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise _field_error(entry, old_pk, f.name, _("kein gültiges JSON.")) from exc
+            if len(text) > MAX_JSON_CHARS:
+                raise _field_error(
+                    entry,
+                    old_pk,
+                    f.name,
+                    _("zu lang (mehr als %(n)s Zeichen).") % {"n": MAX_JSON_CHARS},
+                )
+            if any("\x00" in s for s in _strings(value)):
+                raise _field_error(entry, old_pk, f.name, _("enthält ein Nullzeichen."))
+            if f.name in SEAT_LISTS and label == "scoring.hand":
+                _check_seat_list(entry, old_pk, f.name, value)
+        elif internal in _INT_RANGES:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _field_error(entry, old_pk, f.name, _("muss eine ganze Zahl sein."))
+            low, high = bounds.get(f.name, _INT_RANGES[internal])
+            low, high = max(low, _INT_RANGES[internal][0]), min(high, _INT_RANGES[internal][1])
+            if not low <= value <= high:
+                raise _field_error(
+                    entry,
+                    old_pk,
+                    f.name,
+                    _("%(value)s liegt nicht zwischen %(low)s und %(high)s.")
+                    % {"value": value, "low": low, "high": high},
+                )
+        elif isinstance(f, models.BooleanField):
+            if not isinstance(value, bool):
+                raise _field_error(entry, old_pk, f.name, _("muss true oder false sein."))
+        elif isinstance(f, models.CharField | models.TextField):
+            if not isinstance(value, str):
+                raise _field_error(entry, old_pk, f.name, _("muss ein Text sein."))
+            limit = f.max_length or MAX_TEXT_CHARS
+            if len(value) > limit:
+                raise _field_error(
+                    entry,
+                    old_pk,
+                    f.name,
+                    _("zu lang: %(length)s Zeichen, höchstens %(limit)s.")
+                    % {"length": len(value), "limit": limit},
+                )
+            if "\x00" in value:
+                raise _field_error(entry, old_pk, f.name, _("enthält ein Nullzeichen."))
+        elif isinstance(f, models.DateField | models.TimeField | models.DecimalField):
+            if not isinstance(value, str) or len(value) > 64:
+                raise _field_error(entry, old_pk, f.name, _("hat die falsche Form."))
+
+
+def _check_seat_list(entry: ModelPlan, old_pk, name: str, value) -> None:
+    """A hand's ``melds``/``tricks``/``scores``: a list of at most four integers (or null),
+    each within what an integer column holds."""
+    low, high = _INT_RANGES["IntegerField"]
+    if not isinstance(value, list) or len(value) > 4:
+        raise _field_error(entry, old_pk, name, _("muss eine Liste mit höchstens 4 Werten sein."))
+    for item in value:
+        if item is None and name != "scores":
+            continue
+        if not isinstance(item, int) or isinstance(item, bool) or not low <= item <= high:
+            raise _field_error(entry, old_pk, name, _("muss ganze Zahlen enthalten."))
+
+
+def _check_ruleset(fields: dict) -> None:
+    """The tournament's frozen ruleset loads with the engine's own validation
+    (:meth:`rules.Ruleset.from_dict`, which also checks a fingerprint inside the JSON) and
+    its fingerprint is the one the tournament row records.  Raises :class:`TransferError`."""
+    try:
+        ruleset = Ruleset.from_dict(fields.get("ruleset_json"))
+    except RulesetError as exc:
+        problems = "; ".join(ruleset_message(e) for e in exc.errors[:5])
+        raise _refuse(
+            _("Das Regelwerk des Turniers in der Datei ist ungültig: %(problems)s"),
+            problems=problems,
+        ) from exc
+    except (TypeError, ValueError, AttributeError, RecursionError) as exc:
+        raise _refuse(
+            _("Das Regelwerk des Turniers in der Datei ist ungültig: %(problems)s"),
+            problems=type(exc).__name__,
+        ) from exc
+    if fields.get("ruleset_fingerprint") != ruleset.fingerprint:
+        raise _refuse(
+            _(
+                "Der Fingerabdruck des Regelwerks in der Datei (%(stored)s) passt nicht zu "
+                "seinem Inhalt (%(actual)s): das Regelwerk wurde verändert."
+            ),
+            stored=fields.get("ruleset_fingerprint"),
+            actual=ruleset.fingerprint,
+        )
+
+
+@dataclass(frozen=True)
+class ScoreChange:
+    """A hand (or one version of it in the history, ``version`` set) whose points in the
+    file differ from what the engine computes from its record: ``stored`` and ``engine``
+    are game points by table position."""
+
+    round: int
+    table: int
+    number: int
+    stored: object
+    engine: list[int]
+    version: int | None = None
+
+    def __str__(self) -> str:
+        where = _("Runde %(round)s, Tisch %(table)s, Spiel %(number)s") % {
+            "round": self.round,
+            "table": self.table,
+            "number": self.number,
+        }
+        if self.version is not None:
+            where += " " + _("(Fassung %(v)s im Verlauf)") % {"v": self.version}
+        stored = (
+            " / ".join(str(p) for p in self.stored)
+            if isinstance(self.stored, list)
+            else str(self.stored)
+        )
+        return _("%(where)s: in der Datei %(stored)s, nach den Regeln %(engine)s") % {
+            "where": where,
+            "stored": stored,
+            "engine": " / ".join(str(p) for p in self.engine),
+        }
+
+
+@dataclass
+class ImportReport:
+    """What :func:`run_import` did: the new ``tournament``; ``clerks``: user names the
+    file lists as the tournament's clerks (never granted by the import: the director gives
+    the rights by hand); ``unknown_users``: user names the file names that this database
+    has no account for (kept as text on the rows); ``rescored``: hands whose points were
+    replaced by the engine's (only with ``rescore=True``)."""
+
+    tournament: Tournament
+    clerks: list[str]
+    unknown_users: list[str]
+    rescored: list[ScoreChange]
+
+
+# --------------------------------------------------------------------------- import
+
+
 class _Importer:
     """One import: old → new primary keys per model, accounts by user name, references
     that must wait for a later row."""
@@ -556,29 +800,33 @@ class _Importer:
         self.in_file: dict[type[models.Model], set] = defaultdict(set)
         for obj in objects:
             self.in_file[plan[obj["model"]].model].add(obj["pk"])
-        self.users: dict[str, models.Model] = {}
+        self.users: dict[str, object] = {}
+        self.unknown_users: set[str] = set()
+        self.clerks: set[str] = set()
         self.lost_ids: dict[type[models.Model], dict] = defaultdict(dict)
         self.next_lost_id: dict[type[models.Model], int] = {}
         self.pending: list[tuple[type[models.Model], object, str, type[models.Model], object]] = []
 
-    def user(self, username) -> object:
-        """The pk of the account ``username``; a missing one is created inactive, without a
-        usable password."""
+    def user(self, entry: ModelPlan, old_pk, f, username) -> object:
+        """The pk of the account ``username``, or ``None`` when this database has none (the
+        caller keeps the name as text).  Never creates an account."""
         if username is None:
             return None
-        if not isinstance(username, str) or not username:
-            raise _refuse(_("Ungültiger Benutzername in der Datei: %(name)r."), name=username)
+        if not isinstance(username, str) or not username or len(username) > 150:
+            raise _refuse(
+                _("%(row)s, Feld »%(field)s«: ungültiger Benutzername in der Datei: %(name)r."),
+                row=_where(entry, old_pk),
+                field=f.name,
+                name=username if not isinstance(username, str) else username[:40],
+            )
         if username not in self.users:
             manager = self.user_model._default_manager.db_manager(self.using)
             try:
-                user = manager.get_by_natural_key(username)
+                self.users[username] = manager.get_by_natural_key(username).pk
             except self.user_model.DoesNotExist:
-                user = self.user_model(**{self.user_model.USERNAME_FIELD: username})
-                user.is_active = False
-                user.set_unusable_password()
-                user.save(using=self.using)
-            self.users[username] = user
-        return self.users[username].pk
+                self.users[username] = None
+                self.unknown_users.add(username)
+        return self.users[username]
 
     def natural(self, target, key) -> object:
         if key is None:
@@ -598,8 +846,8 @@ class _Importer:
         target = f.related_model
         if value is None:
             return None
-        if target is self.user_model:
-            return self.user(value)
+        if not isinstance(value, int | str) or isinstance(value, bool):
+            raise self.missing(entry, old_pk, f, value)
         if target._meta.label_lower not in self.plan:
             return self.natural(target, value)
         if value in self.new_pk[target]:
@@ -621,7 +869,7 @@ class _Importer:
             pk=old_pk,
             field=f.name,
             target=target._meta.label_lower,
-            value=value,
+            value=str(value)[:40],
         )
 
     def tracked_id(self, entry: ModelPlan, value):
@@ -642,29 +890,100 @@ class _Importer:
             self.next_lost_id[entry.model] -= 1
         return lost[value]
 
+    def accounts(self, entry: ModelPlan, old_pk, fields: dict) -> None:
+        """Resolve the account fields of one row in place: a known user name links the
+        account, an unknown one stays as text in ``<field>_name``; a list of accounts (the
+        tournament's clerks) is emptied and remembered for the report."""
+        model = entry.model
+        for f in _foreign_keys(model):
+            if f.related_model is not self.user_model or f.name not in fields:
+                continue
+            name = fields[f.name]
+            fields[f.name] = pk = self.user(entry, old_pk, f, name)
+            if pk is None and name is not None:
+                text_field = f"{f.name}_name"
+                try:
+                    model._meta.get_field(text_field)
+                except FieldDoesNotExist as exc:
+                    raise _refuse(
+                        _(
+                            "%(row)s, Feld »%(field)s«: das Konto »%(name)s« gibt es in dieser "
+                            "Datenbank nicht."
+                        ),
+                        row=_where(entry, old_pk),
+                        field=f.name,
+                        name=name,
+                    ) from exc
+                fields[text_field] = name
+        for f in _many_to_many(model):
+            if f.related_model is self.user_model and f.name in fields:
+                names = fields[f.name]
+                if not isinstance(names, list):
+                    raise _field_error(entry, old_pk, f.name, _("muss eine Liste sein."))
+                for name in names:
+                    self.user(entry, old_pk, f, name)  # checks the form of the name
+                self.clerks.update(names)
+                fields[f.name] = []
+
     def add(self, obj: dict) -> None:
         entry = self.plan[obj["model"]]
         model, old_pk = entry.model, obj["pk"]
         fields = dict(obj["fields"])
+        _check_field_types(entry, old_pk, fields)
+        self.accounts(entry, old_pk, fields)
+        pending_before = len(self.pending)
         for f in _foreign_keys(model):
-            if f.name in fields:
+            if f.name in fields and f.related_model is not self.user_model:
                 fields[f.name] = self.reference(entry, old_pk, f, fields[f.name])
         for f in _many_to_many(model):
-            if f.name in fields:
-                fields[f.name] = [self.m2m_value(entry, old_pk, f, v) for v in fields[f.name]]
+            if f.name in fields and f.related_model is not self.user_model:
+                values = fields[f.name]
+                if not isinstance(values, list):
+                    raise _field_error(entry, old_pk, f.name, _("muss eine Liste sein."))
+                fields[f.name] = [self.m2m_value(entry, old_pk, f, v) for v in values]
         if entry.history_of is not None:
             attname = entry.history_of._meta.pk.attname
             if attname in fields:
                 fields[attname] = self.tracked_id(entry, fields[attname])
+        waiting = {p[2] for p in self.pending[pending_before:]}
         payload = {"model": obj["model"], "pk": None, "fields": fields}
         for deserialized in serializers.deserialize("python", [payload], using=self.using):
+            row = deserialized.object
+            self.clean(entry, old_pk, row, waiting)
             deserialized.save(using=self.using)
-            self.new_pk[model][old_pk] = deserialized.object.pk
+            self.new_pk[model][old_pk] = row.pk
+
+    def clean(self, entry: ModelPlan, old_pk, row: models.Model, waiting: set[str]) -> None:
+        """The model's own validation (``full_clean``: field validators, choices, unique
+        and check constraints) for one row before it is written; references still waiting
+        for a later row are left out.  Raises :class:`TransferError` naming row and field."""
+        exclude = {
+            f.name
+            for f in entry.model._meta.concrete_fields
+            if f.attname in waiting or (f.null and getattr(row, f.attname) is None)
+        }
+        if entry.history_of is not None:
+            # a history row repeats its tracked row's unique values in every version
+            exclude |= {entry.history_of._meta.pk.attname}
+            validate_unique = False
+        else:
+            validate_unique = True
+        try:
+            row.full_clean(exclude=exclude, validate_unique=validate_unique)
+        except ValidationError as exc:
+            details = exc.message_dict if hasattr(exc, "error_dict") else {"": exc.messages}
+            name, messages = next(iter(details.items()))
+            name = "" if name == NON_FIELD_ERRORS else name
+            raise _refuse(
+                _("%(row)s (%(model)s), Feld »%(field)s«: %(messages)s"),
+                row=_where(entry, old_pk),
+                model=_verbose(entry.model),
+                field=name or "–",
+                messages=" ".join(str(m) for m in messages),
+            ) from exc
 
     def m2m_value(self, entry, old_pk, f, value):
         target = f.related_model
-        if target is self.user_model:
-            return self.user(value)
         if target._meta.label_lower not in self.plan:
             return self.natural(target, value)
         if value not in self.new_pk[target]:
@@ -679,18 +998,273 @@ class _Importer:
             )
 
 
-def import_tournament(data: dict, using: str = DEFAULT_DB_ALIAS) -> Tournament:
-    """Create the tournament of ``data`` (an export, shape in the module docstring) in the
-    database ``using`` under new primary keys, all in one transaction, and return it.
+# --------------------------------------------------------------------------- re-scoring
 
-    Existing rows are never changed: players and every other row come in as new ones;
-    accounts are matched by user name, and a missing one is created inactive with an
-    unusable password.  Timestamps (``created_at``, ``updated_at``, ``history_date``) are
-    kept as exported; no history record is added by the import itself.  Raises
-    :class:`TransferError` (German message) when the file is not a valid export for this
-    database or a row cannot be stored; nothing is written then.
+
+def _table_sizes(tournament: Tournament, using: str) -> dict[int, list[Seat]]:
+    """Seats of every table of ``tournament`` by table id, in position order, after
+    checking that each table has 3 or 4 seats (as its ruleset allows) at positions 0 … n-1,
+    all of the table's round, and first dealer and scorer among them."""
+    ruleset = tournament.ruleset
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.using(using)
+        .filter(round__tournament=tournament)
+        .select_related("table__round", "registration")
+        .order_by("table_id", "position")
+    ):
+        seats[seat.table_id].append(seat)
+    tables = Table.objects.using(using).filter(round__tournament=tournament)
+    for table in tables.select_related("round"):
+        at_table = seats.get(table.pk, [])
+        where = _("Runde %(round)s, Tisch %(table)s") % {
+            "round": table.round.number,
+            "table": table.number,
+        }
+        size = len(at_table)
+        if not at_table:
+            continue  # a table without players: nothing is entered there
+        if [s.position for s in at_table] != list(range(size)) or (
+            size not in ruleset.seat_counts and size not in (3, 4)
+        ):
+            raise _refuse(_("%(where)s: die Plätze sind ungültig."), where=where)
+        if any(s.round_id != table.round_id for s in at_table):
+            raise _refuse(_("%(where)s: ein Platz gehört zu einer anderen Runde."), where=where)
+        if table.first_dealer >= size or table.scorer >= size:
+            raise _refuse(
+                _("%(where)s: erster Geber oder Schreiber sitzt nicht am Tisch."), where=where
+            )
+        if any(s.registration.tournament_id != tournament.pk for s in at_table):
+            raise _refuse(_("%(where)s: ein Spieler ist nicht gemeldet."), where=where)
+    return seats
+
+
+def _engine_scores(tournament: Tournament, seats: list[Seat], record) -> tuple[list[int], bool]:
+    """The engine's points by table position and the declarer's result for ``record`` (a
+    :class:`~scoring.models.Hand` or one of its history records) at a table with ``seats``,
+    scored exactly as the clerk's entry is (:func:`scoring.services.evaluate`).  Raises
+    :class:`TransferError` when the record is not a valid hand."""
+    size = len(seats)
+    positions = {record.dealer, record.declarer, record.penalty_seat} - {None}
+    if any(p >= size for p in positions):
+        raise ValueError("seat")
+    entry = services.hand_input_from(record)
+    evaluation = services.evaluate(tournament, size, entry)
+    if message := services._game_number_error(tournament, entry.number):
+        evaluation.errors.setdefault("number", []).append(message)
+    if not evaluation.ok:
+        field_name, messages = next(iter(evaluation.errors.items()))
+        raise ValueError(f"{field_name}: {' '.join(messages)}")
+    assert evaluation.score is not None
+    return [evaluation.scores[p] for p in range(size)], evaluation.score.declarer_won
+
+
+def _rescore(tournament: Tournament, using: str, rescore: bool) -> list[ScoreChange]:
+    """Re-score every hand of the imported ``tournament`` (and every version of it in its
+    history) with the engine, check its seat scores and its round totals.
+
+    Without ``rescore`` a difference refuses the import, naming the first
+    :data:`SHOWN_DIFFERENCES` hands; with it the engine's points replace the file's (the
+    hand gets a new version whose history names the reason) and the changes are returned.
+    Seat scores are rebuilt from the hands either way (they are derived, never entered).
+    Round totals are checked by the engine's plausibility rules
+    (:func:`scoring.services.check_totals`); they have no record to re-score.
+    """
+    seats = _table_sizes(tournament, using)
+    changes: list[ScoreChange] = []
+    hands = Hand.objects.using(using).filter(table__round__tournament=tournament)
+    for hand in hands.select_related("table__round").order_by(
+        "table__round__number", "table__number", "number"
+    ):
+        where = ScoreChange(hand.table.round.number, hand.table.number, hand.number, [], [])
+        at_table = seats.get(hand.table_id, [])
+        try:
+            engine, declarer_won = _engine_scores(tournament, at_table, hand)
+        except ValueError as exc:
+            raise _refuse(
+                _("%(where)s: das Spiel ist nach den Regeln ungültig (%(error)s)."),
+                where=str(where).split(":")[0],
+                error=exc,
+            ) from exc
+        if hand.scores != engine or hand.declarer_won != declarer_won:
+            changes.append(ScoreChange(where.round, where.table, where.number, hand.scores, engine))
+            if rescore:
+                hand.scores, hand.declarer_won = engine, declarer_won
+                hand.version += 1
+                hand._change_reason = _("Import: Punkte nach den Regeln neu berechnet")
+                hand.save(using=using)
+    history = Hand.history.using(using).filter(table__round__tournament=tournament)
+    for record in history.exclude(history_type="-").order_by("history_date", "history_id"):
+        at_table = seats.get(record.table_id)
+        if not at_table:
+            continue
+        table = at_table[0].table
+        try:
+            engine, declarer_won = _engine_scores(tournament, at_table, record)
+        except ValueError:
+            continue  # an old version the engine no longer accepts: kept as history
+        if record.scores != engine or record.declarer_won != declarer_won:
+            changes.append(
+                ScoreChange(
+                    table.round.number,
+                    table.number,
+                    record.number,
+                    record.scores,
+                    engine,
+                    record.version,
+                )
+            )
+            if rescore:
+                type(record)._base_manager.using(using).filter(pk=record.pk).update(
+                    scores=engine, declarer_won=declarer_won
+                )
+    live = [c for c in changes if c.version is None]
+    if changes and not rescore:
+        shown = "; ".join(str(c) for c in (live or changes)[:SHOWN_DIFFERENCES])
+        raise _refuse(
+            _(
+                "Die Punkte von %(n)s Spielen in der Datei stimmen nicht mit dem überein, was "
+                "die Regeln aus den Eingaben berechnen: %(shown)s. Mit --rescore werden die "
+                "berechneten Punkte übernommen."
+            ),
+            n=len(changes),
+            shown=shown,
+        )
+
+    _check_seat_scores(tournament, seats, using, rebuild=rescore)
+    for table_seats in seats.values():
+        table = table_seats[0].table
+        stored = {
+            t.registration_id: t
+            for t in RoundTotal.objects.using(using).filter(round_id=table.round_id)
+        }
+        mine = {s.registration_id for s in table_seats}
+        if not mine & set(stored):
+            continue
+        if tournament.entry_mode != Tournament.EntryMode.TOTALS:
+            raise _refuse(
+                _(
+                    "Runde %(round)s, Tisch %(table)s: Rundensummen in einem Turnier, das "
+                    "jedes Spiel erfasst."
+                ),
+                round=table.round.number,
+                table=table.number,
+            )
+        entries = {
+            s.position: services.TotalInput(
+                stored[s.registration_id].points,
+                stored[s.registration_id].games_won,
+                stored[s.registration_id].games_lost,
+            )
+            for s in table_seats
+            if s.registration_id in stored
+        }
+        if errors := services.check_totals(table, entries, table_seats):
+            field_name, messages = next(iter(errors.items()))
+            raise _refuse(
+                _("Runde %(round)s, Tisch %(table)s, %(field)s: %(messages)s"),
+                round=table.round.number,
+                table=table.number,
+                field=field_name,
+                messages=" ".join(messages),
+            )
+    seated = {(s.round_id, s.registration_id) for at in seats.values() for s in at}
+    for total in RoundTotal.objects.using(using).filter(round__tournament=tournament):
+        if (total.round_id, total.registration_id) not in seated:
+            raise _refuse(
+                _("Rundensumme eines Spielers, der in dieser Runde an keinem Tisch sitzt.")
+            )
+    if (
+        SeatScore.objects.using(using)
+        .exclude(tournament=tournament)
+        .filter(hand__table__round__tournament=tournament)
+        .exists()
+    ):
+        raise _refuse(_("Punkte eines Spiels sind einem anderen Turnier zugeordnet."))
+    return changes
+
+
+def _check_seat_scores(
+    tournament: Tournament, seats: dict[int, list[Seat]], using: str, rebuild: bool
+) -> None:
+    """The seat scores of the file are exactly what the hands give (they feed the
+    standings); with ``rebuild`` they are made so.  Raises :class:`TransferError`."""
+    hands = list(
+        Hand.objects.using(using)
+        .filter(table__round__tournament=tournament)
+        .select_related("table__round")
+    )
+    expected = set()
+    for hand in hands:
+        at_table = seats.get(hand.table_id, [])
+        positions = services.active_positions(tournament, len(at_table), hand.dealer)
+        for seat in at_table:
+            if seat.position in positions:
+                expected.add(
+                    (
+                        hand.pk,
+                        seat.registration_id,
+                        hand.table.round.number,
+                        hand.scores[seat.position],
+                        seat.position == hand.declarer,
+                        seat.position == hand.declarer and hand.declarer_won,
+                    )
+                )
+    stored = SeatScore.objects.using(using).filter(
+        Q(tournament=tournament) | Q(hand__in=[h.pk for h in hands])
+    )
+    found = set(
+        stored.values_list(
+            "hand_id", "registration_id", "round_number", "points", "declarer", "declarer_won"
+        )
+    )
+    if found == expected:
+        return
+    if not rebuild:
+        raise _refuse(
+            _(
+                "Die Punkte je Spieler (%(model)s) in der Datei passen nicht zu den Spielen. "
+                "Mit --rescore werden sie aus den Spielen neu berechnet."
+            ),
+            model=SeatScore._meta.label_lower,
+        )
+    stored.delete()
+    SeatScore.objects.using(using).bulk_create(
+        SeatScore(
+            hand_id=hand_id,
+            tournament=tournament,
+            round_number=round_number,
+            registration_id=registration_id,
+            points=points,
+            declarer=declarer,
+            declarer_won=won,
+        )
+        for hand_id, registration_id, round_number, points, declarer, won in sorted(expected)
+    )
+
+
+def run_import(data: dict, using: str = DEFAULT_DB_ALIAS, rescore: bool = False) -> ImportReport:
+    """Create the tournament of ``data`` (an export, shape in the module docstring) in the
+    database ``using`` under new primary keys, all in one transaction, checked like typed
+    input, and report what was done (:class:`ImportReport`).
+
+    Checks, any of which refuses the whole file: the file's form (:func:`validate`); the
+    ruleset loads with the engine's validation and matches its fingerprint; every value has
+    its field's type, the column's range, :data:`BOUNDS` and the model's own validation
+    (``full_clean``); every hand (and each version in its history) is re-scored by the
+    engine from its record and must give the stored points; seat scores must follow from
+    the hands and round totals must be plausible (:func:`_rescore`).  With ``rescore`` the
+    engine's points replace differing ones and :attr:`ImportReport.rescored` lists them.
+
+    Existing rows are never changed and accounts are never created or granted: a user name
+    this database knows links its account, an unknown one is kept as text on the row
+    (``entered_by_name`` …); the tournament's clerk list is not imported but returned in
+    :attr:`ImportReport.clerks`.  Timestamps are kept as exported.  Raises
+    :class:`TransferError` (German message naming row and field); nothing is written then.
     """
     plan = validate(data, using)
+    tournament_obj = next(o for o in data["objects"] if o["model"] == Tournament._meta.label_lower)
+    _check_ruleset(tournament_obj["fields"])
     order = {entry.label: i for i, entry in enumerate(plan.values())}
     objects = sorted(data["objects"], key=lambda o: order[o["model"]])  # stable: file order
     importer = _Importer(plan, objects, using)
@@ -700,6 +1274,8 @@ def import_tournament(data: dict, using: str = DEFAULT_DB_ALIAS) -> Tournament:
                 importer.add(obj)
             importer.finish()
             new_pk = importer.new_pk[Tournament][data["tournament"]]
+            tournament = Tournament._base_manager.using(using).get(pk=new_pk)
+            changes = _rescore(tournament, using, rescore)
             transaction.on_commit(lambda: _fresh_standings(new_pk), using=using)
     except TransferError:
         raise
@@ -712,39 +1288,26 @@ def import_tournament(data: dict, using: str = DEFAULT_DB_ALIAS) -> Tournament:
         ValueError,
         TypeError,
         KeyError,
+        OverflowError,
+        RecursionError,
     ) as exc:
         raise _refuse(
-            _("Import abgebrochen, es wurde nichts gespeichert: %(error)s"), error=exc
+            _("Import abgebrochen, es wurde nichts gespeichert: %(error)s"), error=str(exc)[:500]
         ) from exc
-    return Tournament._base_manager.using(using).get(pk=new_pk)
+    return ImportReport(
+        tournament=tournament,
+        clerks=sorted(importer.clerks),
+        unknown_users=sorted(importer.unknown_users),
+        rescored=changes,
+    )
+
+
+def import_tournament(
+    data: dict, using: str = DEFAULT_DB_ALIAS, rescore: bool = False
+) -> Tournament:
+    """:func:`run_import`, returning only the new tournament."""
+    return run_import(data, using, rescore).tournament
 
 
 def _fresh_standings(tournament_id: int) -> None:
-    from scoring.services import invalidate_standings  # scoring depends on tournament
-
-    invalidate_standings(tournament_id)
-
-
-def missing_users(data: dict, using: str = DEFAULT_DB_ALIAS) -> list[str]:
-    """User names an import of ``data`` would create (accounts the database lacks)."""
-    user_model = get_user_model()
-    plan = {e.label: e for e in transfer_plan()}
-    names: set[str] = set()
-    for obj in _objects(data):
-        model = obj.get("model") if isinstance(obj, dict) else None
-        entry = plan.get(model) if isinstance(model, str) else None
-        fields = obj.get("fields") if entry is not None else None
-        if not isinstance(fields, dict):
-            continue
-        for f in _foreign_keys(entry.model) + _many_to_many(entry.model):
-            if f.related_model is user_model:
-                value = fields.get(f.name)
-                names.update(
-                    v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)
-                )
-    existing = set(
-        user_model._default_manager.db_manager(using)
-        .filter(**{f"{user_model.USERNAME_FIELD}__in": names})
-        .values_list(user_model.USERNAME_FIELD, flat=True)
-    )
-    return sorted(names - existing)
+    services.invalidate_standings(tournament_id)
