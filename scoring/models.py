@@ -205,6 +205,8 @@ class SeatScore(models.Model):
     declarer_won = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("Punkte je Spieler und Spiel")
+        verbose_name_plural = _("Punkte je Spieler und Spiel")
         constraints = [
             models.UniqueConstraint(fields=["hand", "registration"], name="one_score_per_hand")
         ]
