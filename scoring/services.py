@@ -378,7 +378,13 @@ def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
     """
     with transaction.atomic():
         tournament = _lock_for_confirmation(hand.table.round_id, user).tournament
-        current = Hand.objects.select_for_update().select_related("entered_by").get(pk=hand.pk)
+        # only the hand's row is locked: the enterer (nullable since an import may name
+        # an account as text) is an outer join, which PostgreSQL cannot lock
+        current = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("entered_by")
+            .get(pk=hand.pk)
+        )
         if current.version != expected_version:
             raise StaleEntry(current)
         if current.entered_by_id == user.pk:
