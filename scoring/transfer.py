@@ -37,6 +37,14 @@ in ISO 8601 (microseconds kept), decimals as strings, foreign keys as the refere
 ``pk`` in this file, accounts as user names, other models with a natural key as that key;
 many-to-many fields as sorted lists of the same (e.g. ``"clerks": ["schreiber"]``).
 
+An import (:func:`run_import`) trusts nothing in the file: it checks the file's form, loads
+the ruleset with the engine's validation and its fingerprint, checks every value's type,
+range and length and the model's own validation (``full_clean``), re-scores every hand with
+the engine as hand entry does (``--rescore`` takes the engine's points instead of refusing),
+checks seat scores and round totals, and never creates or grants an account: unknown user
+names stay as text (``entered_by_name``, ``history_user_name`` …), the clerk list is only
+reported.  Everything in one transaction: a refused file writes nothing.
+
 Limits: a generic relation (content type + object id) is copied, not remapped; a model of
 the two apps that can be reached neither from a tournament nor from an exported row is
 reported by :func:`uncovered_models` and must be added to :data:`EXCLUDED` or linked.
