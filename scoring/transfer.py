@@ -1055,7 +1055,7 @@ def _engine_scores(tournament: Tournament, seats: list[Seat], record) -> tuple[l
     size = len(seats)
     positions = {record.dealer, record.declarer, record.penalty_seat} - {None}
     if any(p >= size for p in positions):
-        raise ValueError("seat")
+        raise ValueError(_("ein Platz liegt außerhalb des Tisches"))
     entry = services.hand_input_from(record)
     evaluation = services.evaluate(tournament, size, entry)
     if message := services._game_number_error(tournament, entry.number):

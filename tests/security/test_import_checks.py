@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from scoring import services
+from scoring import services, transfer
 from scoring.models import Hand, RoundTotal
 from tests.conftest import make_tournament
 from tests.security.import_data import (
@@ -259,3 +259,13 @@ def test_a_valid_file_imports_and_every_page_answers(small, tmp_path):
     assert f"Nr. {copy.pk}" in out
     assert set(page_statuses(copy).values()) == {200}
     assert _standings(copy) == _standings(small)
+
+
+def test_refusals_are_translated(small):
+    from django.utils import translation
+
+    data = exported(small)
+    first_hand(data)["fields"]["bid"] = 2**40
+    with translation.override("en"), pytest.raises(transfer.TransferError) as exc:
+        transfer.run_import(data)
+    assert "field “bid”: 1099511627776 is not between 0 and 100000." in str(exc.value)
