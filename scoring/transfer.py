@@ -602,6 +602,8 @@ MAX_JSON_CHARS = 100_000
 MAX_TEXT_CHARS = 10_000
 #: How many differing hands a refusal names.
 SHOWN_DIFFERENCES = 5
+#: Years a date or time stamp in the file may have.
+YEARS = (1900, 2999)
 #: Per-seat lists of a hand: at most four seats, each an integer (or null).
 SEAT_LISTS = ("melds", "tricks", "scores")
 _INT_RANGES = BaseDatabaseOperations.integer_field_ranges
@@ -703,6 +705,20 @@ def _check_field_types(entry: ModelPlan, old_pk, fields: dict) -> None:
         elif isinstance(f, models.DateField | models.TimeField | models.DecimalField):
             if not isinstance(value, str) or len(value) > 64:
                 raise _field_error(entry, old_pk, f.name, _("hat die falsche Form."))
+            if isinstance(f, models.DateField):  # DateTimeField included
+                try:
+                    parsed = f.to_python(value)
+                except ValidationError as exc:
+                    raise _field_error(entry, old_pk, f.name, " ".join(exc.messages)) from exc
+                if parsed is not None and not YEARS[0] <= parsed.year <= YEARS[1]:
+                    # far dates overflow when a page converts them to local time
+                    raise _field_error(
+                        entry,
+                        old_pk,
+                        f.name,
+                        _("das Jahr muss zwischen %(low)s und %(high)s liegen.")
+                        % {"low": YEARS[0], "high": YEARS[1]},
+                    )
 
 
 def _check_seat_list(entry: ModelPlan, old_pk, name: str, value) -> None:

@@ -269,3 +269,11 @@ def test_refusals_are_translated(small):
     with translation.override("en"), pytest.raises(transfer.TransferError) as exc:
         transfer.run_import(data)
     assert "field “bid”: 1099511627776 is not between 0 and 100000." in str(exc.value)
+
+
+@pytest.mark.parametrize("value", ["9999-12-31T23:59:59+00:00", "0001-01-01T00:00:00+00:00"])
+def test_far_dates_are_refused(small, tmp_path, value):
+    data = exported(small)
+    tournament_fields(data)["created_at"] = value
+    message = refused(tmp_path, data)
+    assert "Feld »created_at«: das Jahr muss zwischen 1900 und 2999 liegen." in message
