@@ -55,6 +55,7 @@ from __future__ import annotations
 import datetime
 import decimal
 import json
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -602,6 +603,9 @@ MAX_JSON_CHARS = 100_000
 MAX_TEXT_CHARS = 10_000
 #: How many differing hands a refusal names.
 SHOWN_DIFFERENCES = 5
+#: Control characters no typed text holds (tab, line feed and carriage return are allowed);
+#: spreadsheets cannot store them.
+CONTROL_CHARACTERS = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: Years a date or time stamp in the file may have.
 YEARS = (1900, 2999)
 #: Per-seat lists of a hand: at most four seats, each an integer (or null).
@@ -702,6 +706,8 @@ def _check_field_types(entry: ModelPlan, old_pk, fields: dict) -> None:
                 )
             if "\x00" in value:
                 raise _field_error(entry, old_pk, f.name, _("enthält ein Nullzeichen."))
+            if CONTROL_CHARACTERS.search(value):
+                raise _field_error(entry, old_pk, f.name, _("enthält ein Steuerzeichen."))
         elif isinstance(f, models.DateField | models.TimeField | models.DecimalField):
             if not isinstance(value, str) or len(value) > 64:
                 raise _field_error(entry, old_pk, f.name, _("hat die falsche Form."))

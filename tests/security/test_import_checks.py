@@ -277,3 +277,11 @@ def test_far_dates_are_refused(small, tmp_path, value):
     tournament_fields(data)["created_at"] = value
     message = refused(tmp_path, data)
     assert "Feld »created_at«: das Jahr muss zwischen 1900 und 2999 liegen." in message
+
+
+def test_control_characters_in_names_are_refused(small, tmp_path):
+    """Found by the fuzz: a player name with a control character made the XLSX export
+    answer 500; an imported file may not bring one."""
+    data = exported(small)
+    objects_of(data, "tournament.player")[0]["fields"]["last_name"] = "Nach\x1bname"
+    assert "Feld »last_name«: enthält ein Steuerzeichen." in refused(tmp_path, data)
