@@ -25,7 +25,7 @@ from django.utils.translation import pgettext
 
 from rules import Ruleset
 from scoring import selectors
-from scoring.models import Hand
+from scoring.models import Hand, account_label
 from scoring.services import active_positions, dealer_for
 from tournament.models import Registration, Round, Seat, Table, Tournament
 
@@ -235,7 +235,7 @@ def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
     Turnierleitung: <reason>"."""
     previous = versions[-2] if len(versions) >= 2 else None
     latest = versions[-1] if versions else None
-    who = latest.user if latest else hand.entered_by
+    who = latest.user if latest else account_label(hand.entered_by, hand.entered_by_name)
     when = latest.when if latest else hand.updated_at
     text = _("Spiel %(n)s: %(v)s. Fassung von %(who)s, %(when)s") % {
         "n": hand.number,

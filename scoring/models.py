@@ -18,12 +18,46 @@ from tournament.models import Registration, Round, Table, Tournament
 
 
 def _confirmation_constraint(prefix: str) -> models.CheckConstraint:
-    """Confirmer and time of confirmation are set together or not at all."""
+    """Confirmer and time of confirmation are set together or not at all; an imported
+    confirmation by an account this database lacks names the confirmer as text
+    (``confirmed_by_name``) instead."""
     return models.CheckConstraint(
-        condition=models.Q(confirmed_by__isnull=True, confirmed_at__isnull=True)
-        | models.Q(confirmed_by__isnull=False, confirmed_at__isnull=False),
+        condition=models.Q(
+            confirmed_by__isnull=True, confirmed_by_name="", confirmed_at__isnull=True
+        )
+        | (
+            models.Q(confirmed_at__isnull=False)
+            & (models.Q(confirmed_by__isnull=False) | ~models.Q(confirmed_by_name=""))
+        ),
         name=f"{prefix}_confirmed_by_and_at",
     )
+
+
+def account_label(user, name: str) -> str:
+    """How a page names the account behind an entry: the account (``user``) when the
+    database has it, else the user name an import kept as text (``name``), else ``""``."""
+    return str(user) if user is not None else (name or "")
+
+
+def _name_field(verbose_name) -> models.CharField:
+    """A user name kept as text: the account named in an imported file that this database
+    does not have (an import never creates or links accounts it does not know)."""
+    return models.CharField(verbose_name, max_length=150, blank=True, default="")
+
+
+class ImportedHistoryUser(models.Model):
+    """Base of every history model of this app: ``history_user_name`` keeps the user name
+    of an imported history record whose account this database lacks (``history_user``
+    stays empty then)."""
+
+    history_user_name = _name_field(_("Konto laut Import"))
+
+    class Meta:
+        abstract = True
+
+    @property
+    def history_user_label(self) -> str:
+        return account_label(self.history_user, self.history_user_name)
 
 
 def _confirmer_differs_constraint(prefix: str) -> models.CheckConstraint:
@@ -48,10 +82,26 @@ class Confirmable(models.Model):
         blank=True,
         verbose_name=_("bestätigt von"),
     )
+    confirmed_by_name = _name_field(_("bestätigt von (Name aus Import)"))
     confirmed_at = models.DateTimeField(_("bestätigt am"), null=True, blank=True)
 
     class Meta:
         abstract = True
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether a second account confirmed this version."""
+        return self.confirmed_at is not None
+
+    @property
+    def confirmer(self) -> str:
+        """Who confirmed this version (account or imported name), ``""`` if nobody."""
+        return account_label(self.confirmed_by, self.confirmed_by_name)
+
+    @property
+    def enterer(self) -> str:
+        """Who entered this version (account or imported name)."""
+        return account_label(self.entered_by, self.entered_by_name)
 
 
 class Hand(Confirmable):
@@ -106,10 +156,13 @@ class Hand(Confirmable):
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="+",
+        null=True,
+        blank=True,
         verbose_name=_("erfasst von"),
     )
+    entered_by_name = _name_field(_("erfasst von (Name aus Import)"))
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(bases=[ImportedHistoryUser])
 
     class Meta:
         ordering = ["table", "number"]
@@ -152,6 +205,8 @@ class SeatScore(models.Model):
     declarer_won = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("Punkte je Spieler und Spiel")
+        verbose_name_plural = _("Punkte je Spieler und Spiel")
         constraints = [
             models.UniqueConstraint(fields=["hand", "registration"], name="one_score_per_hand")
         ]
@@ -173,10 +228,13 @@ class RoundTotal(Confirmable):
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="+",
+        null=True,
+        blank=True,
         verbose_name=_("erfasst von"),
     )
+    entered_by_name = _name_field(_("erfasst von (Name aus Import)"))
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(bases=[ImportedHistoryUser])
 
     class Meta:
         verbose_name = _("Rundensumme")
@@ -213,10 +271,13 @@ class Ruling(models.Model):
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="+",
+        null=True,
+        blank=True,
         verbose_name=_("entschieden von"),
     )
+    decided_by_name = _name_field(_("entschieden von (Name aus Import)"))
     decided_at = models.DateTimeField(_("entschieden am"), auto_now_add=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(bases=[ImportedHistoryUser])
 
     class Meta:
         ordering = ["table", "hand_number", "decided_at"]
@@ -232,6 +293,11 @@ class Ruling(models.Model):
                 name="ruling_penalty_names_offender_and_hand",
             ),
         ]
+
+    @property
+    def decider(self) -> str:
+        """Who decided (account or imported name)."""
+        return account_label(self.decided_by, self.decided_by_name)
 
     def __str__(self) -> str:
         return _("Entscheidung zu %(table)s, Spiel %(number)s") % {

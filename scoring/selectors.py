@@ -14,7 +14,7 @@ from django.db.models import Count, Max, Q, Sum
 
 from tournament.models import Registration, Round, Table, Tournament
 
-from .models import Hand, RoundTotal, SeatScore
+from .models import Hand, RoundTotal, SeatScore, account_label
 
 
 @dataclass
@@ -69,7 +69,7 @@ def standings(
         counts["open"] = Count(
             "id",
             filter=Q(
-                hand__confirmed_by__isnull=True, hand__table__round__status=Round.Status.RUNNING
+                hand__confirmed_at__isnull=True, hand__table__round__status=Round.Status.RUNNING
             ),
         )
     for row in scores.values("registration_id", "round_number").annotate(**counts):
@@ -88,13 +88,13 @@ def standings(
         "points",
         "games_won",
         "games_lost",
-        "confirmed_by_id",
+        "confirmed_at",
     ):
         reg = row["registration_id"]
         per_round[reg][row["round__number"]] = row["points"]
         won[reg] += row["games_won"]
         lost[reg] += row["games_lost"]
-        if mark and row["confirmed_by_id"] is None and row["round__status"] == Round.Status.RUNNING:
+        if mark and row["confirmed_at"] is None and row["round__status"] == Round.Status.RUNNING:
             provisional[reg] += 1
 
     numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
@@ -169,11 +169,11 @@ def round_progress(round_: Round) -> list[TableProgress]:
     tables = list(
         round_.tables.annotate(
             entered=Count("hands"),
-            unconfirmed=Count("hands", filter=Q(hands__confirmed_by__isnull=True)),
+            unconfirmed=Count("hands", filter=Q(hands__confirmed_at__isnull=True)),
         ).prefetch_related("seats__registration__player")
     )
     if round_.tournament.entry_mode == Tournament.EntryMode.TOTALS:
-        confirmed = dict(round_.totals.values_list("registration_id", "confirmed_by_id"))
+        confirmed = dict(round_.totals.values_list("registration_id", "confirmed_at"))
         progress = []
         for t in tables:
             seats = list(t.seats.all())
@@ -282,7 +282,15 @@ def hand_history(hands, closed_at=None) -> dict[int, list[HandVersion]]:
     labels = {
         f.name: str(f.verbose_name) for f in Hand._meta.get_fields() if hasattr(f, "verbose_name")
     }
-    ignored = ["version", "updated_at", "entered_by", "confirmed_by", "confirmed_at"]
+    ignored = [
+        "version",
+        "updated_at",
+        "entered_by",
+        "entered_by_name",
+        "confirmed_by",
+        "confirmed_by_name",
+        "confirmed_at",
+    ]
     out: dict[int, list[HandVersion]] = {}
     for hand_id, versions in records.items():
         entries: list[HandVersion] = []
@@ -290,7 +298,9 @@ def hand_history(hands, closed_at=None) -> dict[int, list[HandVersion]]:
         for record in versions:
             if previous is not None and record.version == previous.version:
                 # the same version saved again: a confirmation (or its removal)
-                entries[-1].confirmed_by = str(record.confirmed_by or "")
+                entries[-1].confirmed_by = account_label(
+                    record.confirmed_by, record.confirmed_by_name
+                )
                 previous = record
                 continue
             changes = []
@@ -300,13 +310,14 @@ def hand_history(hands, closed_at=None) -> dict[int, list[HandVersion]]:
             entries.append(
                 HandVersion(
                     version=record.version,
-                    user=str(record.history_user or record.entered_by),
+                    user=record.history_user_label
+                    or account_label(record.entered_by, record.entered_by_name),
                     when=record.history_date,
                     scores=record.scores,
                     changes=changes,
                     reason=record.history_change_reason or "",
                     adjustment=closed_at is not None and record.history_date > closed_at,
-                    confirmed_by=str(record.confirmed_by or ""),
+                    confirmed_by=account_label(record.confirmed_by, record.confirmed_by_name),
                 )
             )
             previous = record

@@ -375,8 +375,8 @@ def _supersede(entry: Hand | RoundTotal, values: dict, user, reason: str) -> Non
     for key, value in values.items():
         setattr(entry, key, value)
     entry.version += 1
-    entry.entered_by = user
-    entry.confirmed_by = None
+    entry.entered_by, entry.entered_by_name = user, ""
+    entry.confirmed_by, entry.confirmed_by_name = None, ""
     entry.confirmed_at = None
     _save_version(entry, reason)
 
@@ -437,14 +437,20 @@ def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
     """
     with transaction.atomic():
         tournament = _lock_for_confirmation(hand.table.round_id, user).tournament
-        current = Hand.objects.select_for_update().select_related("entered_by").get(pk=hand.pk)
+        # only the hand's row is locked: the enterer (nullable since an import may name
+        # an account as text) is an outer join, which PostgreSQL cannot lock
+        current = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("entered_by")
+            .get(pk=hand.pk)
+        )
         if current.version != expected_version:
             raise StaleEntry(current)
         if current.entered_by_id == user.pk:
             raise ConfirmationRefused(
                 _("Die eigene Eingabe kann nicht bestätigt werden; das macht ein zweites Konto.")
             )
-        if current.confirmed_by_id is not None:
+        if current.confirmed_at is not None:
             raise ConfirmationRefused(_("Spiel %(n)s ist schon bestätigt.") % {"n": current.number})
         current.confirmed_by = user
         current.confirmed_at = timezone.now()
@@ -467,7 +473,7 @@ def confirm_table_totals(table: Table, user, expected_versions: dict[int, int | 
         current = _locked_totals(round_, seats)
         if changed := _changed_positions(current, seats, expected_versions):
             raise StaleTotals(table_totals(table, seats), changed)
-        open_ = [t for t in current.values() if t.confirmed_by_id is None]
+        open_ = [t for t in current.values() if t.confirmed_at is None]
         if not open_:
             raise ConfirmationRefused(_("Hier ist nichts mehr zu bestätigen."))
         if any(t.entered_by_id == user.pk for t in open_):
@@ -934,8 +940,8 @@ def close_round(round_: Round, reason: str = "") -> None:
     if locked.status != Round.Status.RUNNING:
         raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
     if locked.tournament.confirmation_required:
-        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_by__isnull=True)
-        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_by__isnull=True)
+        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_at__isnull=True)
+        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_at__isnull=True)
         open_tables = sorted(
             set(unconfirmed_hands.values_list("table__number", flat=True))
             | set(

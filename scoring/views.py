@@ -419,7 +419,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
                         "Spiel %(n)s wurde inzwischen von %(user)s geändert (Version %(v)s). "
                         "Bitte die aktuellen Werte prüfen."
                     )
-                    % {"n": current.number, "user": current.entered_by, "v": current.version},
+                    % {"n": current.number, "user": current.enterer, "v": current.version},
                 )
                 form = _hand_form(table, initial=HandForm.initial_from(current), seats=seats)
                 return render(
@@ -476,7 +476,7 @@ def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
         "table": table,
         "seats": seats,
         "stored": stored,
-        "unconfirmed": [t for t in stored.values() if t.confirmed_by_id is None],
+        "unconfirmed": [t for t in stored.values() if t.confirmed_at is None],
         "rulings": list(table.rulings.select_related("decided_by")),
         "ruleset": tournament.ruleset,
         "games": tournament.games_per_round,
@@ -502,7 +502,7 @@ def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
                 reason=form.cleaned_data.get("reason") or "",
             )
         except services.StaleTotals as exc:
-            names = sorted({str(exc.totals[p].entered_by) for p in exc.changed if p in exc.totals})
+            names = sorted({exc.totals[p].enterer for p in exc.changed if p in exc.totals})
             messages.error(
                 request,
                 _(
@@ -588,7 +588,7 @@ def confirm_entry(
                 "Spiel %(n)s wurde inzwischen von %(user)s geändert (Version %(v)s); bitte die "
                 "neuen Werte prüfen und dann bestätigen."
             )
-            % {"n": exc.hand.number, "user": exc.hand.entered_by, "v": exc.hand.version},
+            % {"n": exc.hand.number, "user": exc.hand.enterer, "v": exc.hand.version},
         )
     except services.StaleTotals:
         messages.error(

@@ -1,6 +1,8 @@
 """``manage.py import_tournament <file.json>``: add a tournament exported with
-``export_tournament`` to this database under new ids, all or nothing (see
-:func:`tournament.transfer.import_tournament`)."""
+``export_tournament`` to this database under new ids, all or nothing, every hand re-scored
+by the engine (see :func:`scoring.transfer.run_import`).  ``--rescore`` takes the engine's
+points where the file's differ; ``--dry-run`` checks without keeping anything.  Accounts are
+never created or granted: the file's clerks are printed for the director to grant by hand."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament import transfer
+from scoring import transfer
 
 
 class Command(BaseCommand):
@@ -20,6 +22,12 @@ class Command(BaseCommand):
         parser.add_argument("path", help="JSON file written by export_tournament")
         parser.add_argument(
             "--dry-run", action="store_true", help="check and import, then roll back"
+        )
+        parser.add_argument(
+            "--rescore",
+            action="store_true",
+            help="import hands whose stored points differ from the engine's with the "
+            "engine's points (and list them) instead of refusing the file",
         )
 
     def handle(self, *args, **options) -> None:
@@ -39,8 +47,7 @@ class Command(BaseCommand):
             ) from exc
         try:
             with transaction.atomic():
-                new_users = transfer.missing_users(data) if isinstance(data, dict) else []
-                tournament = transfer.import_tournament(data)
+                report = transfer.run_import(data, rescore=options["rescore"])
                 if options["dry_run"]:
                     transaction.set_rollback(True)
         except transfer.TransferError as exc:
@@ -52,13 +59,28 @@ class Command(BaseCommand):
                 _("Probelauf: die Datei lässt sich importieren (%(summary)s); nichts gespeichert.")
                 % {"summary": summary}
             )
-            return
-        self.stdout.write(
-            _("Turnier »%(name)s« importiert als Nr. %(id)s (%(summary)s).")
-            % {"name": tournament.name, "id": tournament.pk, "summary": summary}
-        )
-        if new_users:
+        else:
+            tournament = report.tournament
             self.stdout.write(
-                _("Neu angelegt, inaktiv und ohne Passwort: %(users)s")
-                % {"users": ", ".join(new_users)}
+                _("Turnier »%(name)s« importiert als Nr. %(id)s (%(summary)s).")
+                % {"name": tournament.name, "id": tournament.pk, "summary": summary}
+            )
+        if report.rescored:
+            self.stdout.write(
+                _("Nach den Regeln neu berechnet (%(n)s):") % {"n": len(report.rescored)}
+            )
+            for change in report.rescored:
+                self.stdout.write(f"  {change}")
+        if report.unknown_users:
+            self.stdout.write(
+                _(
+                    "Konten, die es hier nicht gibt (als Name beim Eintrag vermerkt, kein Konto "
+                    "angelegt): %(users)s"
+                )
+                % {"users": ", ".join(report.unknown_users)}
+            )
+        if report.clerks:
+            self.stdout.write(
+                _("Schreiber in der Datei: %(clerks)s; Rechte bitte von Hand vergeben.")
+                % {"clerks": ", ".join(report.clerks)}
             )
