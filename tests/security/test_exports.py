@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import date
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from scoring import services as scoring_services
-from tournament import services
+from tests.security.events import running_event
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -35,34 +33,13 @@ FORMULAS = [
 ]
 
 
-def consenting_registration(tournament: Tournament, player: Player):
-    """Register ``player`` with consent to be named in this tournament."""
-    return services.register(tournament, player, consent_public=True)
-
-
 @pytest.fixture
 def hostile(director) -> Tournament:
     """Six players named like formulas (first name and club), one lost game at table 1 so
     that its declarer has a negative total, and a lost-game fee of 0.50 EUR."""
-    tournament = services.create_tournament(
-        name="Herbst", date=date(2026, 11, 21), lost_game_fee=Decimal("0.50")
-    )
-    for i, text in enumerate(FORMULAS, start=1):
-        player = Player.objects.create(first_name=text, last_name=f"Nachname{i}", club=text)
-        consenting_registration(tournament, player)
-    round_ = tournament.round_set.get(number=1)
-    services.draw_round(round_, seed=7)
-    services.start_round(round_)
-    table = round_.tables.order_by("number").first()
-    dealer = scoring_services.dealer_for(table, 3, 1)
-    order = [(dealer + 1 + i) % 3 for i in range(3)]
-    entry = scoring_services.HandInput(
-        number=1, dealer=dealer, declarer=order[0], bid=300, outcome="played", trump="H",
-        melds=dict(zip(order, (20, 20, 60), strict=True)),
-        tricks=dict(zip(order, (30, 175, 45), strict=True)),
-    )  # fmt: skip
-    hand, evaluation = scoring_services.save_hand(table, entry, director)
-    assert hand is not None, evaluation.errors
+    people = [(text, f"Nachname{i}", text) for i, text in enumerate(FORMULAS, start=1)]
+    tournament = running_event(people, director, melds=(20, 20, 60), lost_game_fee=Decimal("0.50"))
+    hand = tournament.round_set.get(number=1).tables.order_by("number").first().hands.get()
     assert min(hand.scores) < 0
     return tournament
 

@@ -26,7 +26,7 @@ from pypdf import PdfReader
 from pypdf.generic import IndirectObject
 
 from printing.render import STATIC_DIR, LocalOnlyFetcher, render_pdf
-from scoring import services as scoring_services
+from tests.security.events import running_event
 from tournament import services
 from tournament.models import Player, Tournament
 
@@ -118,35 +118,18 @@ def bait(tmp_path_factory) -> str:
     return path.as_uri()
 
 
-def consenting_registration(tournament: Tournament, player: Player):
-    """Register ``player`` with consent to be named in this tournament."""
-    return services.register(tournament, player, consent_public=True)
-
-
 def make_event(name: str, venue: str, player_name: str, user) -> Tournament:
-    """A running tournament of 6 named players, one hand entered at table 1 by ``user``."""
-    tournament = services.create_tournament(name=name, date=date(2026, 11, 21), venue=venue)
-    for i in range(1, 7):
-        player = Player.objects.create(
-            first_name=player_name[:100] if i == 1 else f"Vorname{i}",
-            last_name=player_name[:100] if i == 2 else f"Nachname{i}",
-            club=venue,
+    """A running tournament of 6 named players (``player_name`` is the first name of the
+    first and the last name of the second), one hand entered at table 1 by ``user``."""
+    people = [
+        (
+            player_name[:100] if i == 1 else f"Vorname{i}",
+            player_name[:100] if i == 2 else f"Nachname{i}",
+            venue,
         )
-        consenting_registration(tournament, player)
-    round_ = tournament.round_set.get(number=1)
-    services.draw_round(round_, seed=7)
-    services.start_round(round_)
-    table = round_.tables.order_by("number").first()
-    dealer = scoring_services.dealer_for(table, 3, 1)
-    order = [(dealer + 1 + i) % 3 for i in range(3)]
-    entry = scoring_services.HandInput(
-        number=1, dealer=dealer, declarer=order[0], bid=300, outcome="played", trump="H",
-        melds=dict(zip(order, (140, 20, 60), strict=True)),
-        tricks=dict(zip(order, (175, 30, 45), strict=True)),
-    )  # fmt: skip
-    hand, evaluation = scoring_services.save_hand(table, entry, user)
-    assert hand is not None, evaluation.errors
-    return tournament
+        for i in range(1, 7)
+    ]
+    return running_event(people, user, name=name, venue=venue)
 
 
 def every_pdf(client, tournament: Tournament, variants: bool = True) -> dict[str, bytes]:
