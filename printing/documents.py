@@ -33,6 +33,12 @@ GAMES_PER_PAGE = 15
 CLOCKWISE = "clockwise"
 
 
+def isolate(text) -> str:
+    """``text`` between U+2068 and U+2069 (Unicode isolates), so a right-to-left override
+    typed into it cannot reorder what is printed after it (docs/security.md)."""
+    return f"\u2068{text}\u2069"
+
+
 def consents(registration: Registration) -> bool:
     """Whether the player agreed to be named in this tournament's public documents.
 
@@ -240,7 +246,7 @@ def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
     text = _("Spiel %(n)s: %(v)s. Fassung von %(who)s, %(when)s") % {
         "n": hand.number,
         "v": hand.version,
-        "who": who,
+        "who": isolate(who),
         "when": timezone.localtime(when).strftime("%d.%m.%Y %H:%M"),
     }
     if previous is not None:
@@ -248,10 +254,10 @@ def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
         text += "; " + _("vorher %(before)s Punkte") % {"before": before}
     if latest is not None and latest.adjustment:
         text += "; " + _("Nachtrag der Turnierleitung nach Rundenschluss: %(reason)s") % {
-            "reason": latest.reason
+            "reason": isolate(latest.reason)
         }
     elif latest is not None and latest.reason:
-        text += "; " + _("Grund: %(reason)s") % {"reason": latest.reason}
+        text += "; " + _("Grund: %(reason)s") % {"reason": isolate(latest.reason)}
     return text
 
 
@@ -303,9 +309,7 @@ def table_plan(round_: Round) -> dict:
         entry = PlanEntry(
             # each part isolated (U+2068/U+2069): a right-to-left override typed in the
             # last name must not run on into the first name
-            name=f"\u2068{player.last_name}\u2069, \u2068{player.first_name}\u2069"
-            if named
-            else "",
+            name=f"{isolate(player.last_name)}, {isolate(player.first_name)}" if named else "",
             start_number=reg.start_number,
             table=seat.table.number,
             seat=seat.position + 1,

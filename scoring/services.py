@@ -976,10 +976,12 @@ def close_round(round_: Round, reason: str = "") -> None:
     round_.status, round_.closed_at = locked.status, locked.closed_at
     round_.forced_close_reason = locked.forced_close_reason
     round_.forced_close_missing = locked.forced_close_missing
-    invalidate_standings(locked.tournament_id)
+    tournament_id = locked.tournament_id
+    transaction.on_commit(lambda: invalidate_standings(tournament_id))
     if settings.BACKUP_DIR:
         number = locked.number
-        transaction.on_commit(lambda: _backup_after_close(number))
+        # robust: whatever the backup raises, the close stands and the page answers
+        transaction.on_commit(lambda: _backup_after_close(number), robust=True)
 
 
 def _backup_after_close(round_number: int) -> None:
@@ -989,8 +991,26 @@ def _backup_after_close(round_number: int) -> None:
 
     try:
         backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
-    except backup.BackupError:
+    except (backup.BackupError, OSError):
         logger.exception("automatic backup after closing round %s failed", round_number)
+
+
+def _stored_missing(stored) -> list[MissingEntries]:
+    """``Round.forced_close_missing`` read back; entries of another shape (a hand-edited or
+    imported file) are left out rather than breaking the results list."""
+    out = []
+    for item in stored if isinstance(stored, list) else []:
+        try:
+            out.append(
+                MissingEntries(
+                    table=int(item["table"]),
+                    games=tuple(int(g) for g in item.get("games", ())),
+                    players=tuple(int(p) for p in item.get("players", ())),
+                )
+            )
+        except (TypeError, KeyError, ValueError, AttributeError):
+            continue
+    return out
 
 
 def forced_close_notes(tournament: Tournament) -> list[str]:
@@ -999,14 +1019,7 @@ def forced_close_notes(tournament: Tournament) -> list[str]:
     Spieler abgereist", for the results list."""
     notes = []
     for round_ in tournament.round_set.exclude(forced_close_reason="").order_by("number"):
-        missing = "; ".join(
-            MissingEntries(
-                table=m["table"],
-                games=tuple(m.get("games", ())),
-                players=tuple(m.get("players", ())),
-            ).describe()
-            for m in round_.forced_close_missing
-        )
+        missing = "; ".join(m.describe() for m in _stored_missing(round_.forced_close_missing))
         notes.append(
             _("Runde %(n)s mit fehlenden Eingaben abgeschlossen (%(missing)s): %(reason)s")
             % {"n": round_.number, "missing": missing, "reason": round_.forced_close_reason}

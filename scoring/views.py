@@ -763,9 +763,15 @@ def _asks_first(round_: Round, action: str) -> bool:
     state refuses anyway is refused at once with its message."""
     if action == "abschliessen":
         return round_.status == Round.Status.RUNNING
-    if round_.status != Round.Status.PLANNED:
+    if round_.status != Round.Status.PLANNED or not round_.tables.exists():
         return False
-    return action == "starten" or round_.tables.exists()
+    if action == "starten":  # refused at once while an earlier round is open
+        return (
+            not round_.tournament.round_set.filter(number__lt=round_.number)
+            .exclude(status=Round.Status.CLOSED)
+            .exists()
+        )
+    return True
 
 
 def _confirm_round_action(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -170,6 +171,38 @@ class Registration(models.Model):
         return _("Startnummer %(number)s") % {"number": self.start_number}
 
 
+def validate_missing_entries(value) -> None:
+    """``Round.forced_close_missing`` must be a list of ``{"table": n, "games": [n, …],
+    "players": [n, …]}`` with whole numbers ≥ 1 (at most 500 tables, 1000 numbers each);
+    raises ``ValidationError`` otherwise (an imported file is checked like typed input)."""
+
+    def numbers(items) -> bool:
+        return (
+            isinstance(items, list)
+            and len(items) <= 1000
+            and all(type(n) is int and 1 <= n <= 100_000 for n in items)
+        )
+
+    ok = isinstance(value, list) and len(value) <= 500
+    for item in value if ok else []:
+        ok = (
+            isinstance(item, dict)
+            and set(item) <= {"table", "games", "players"}
+            and type(item.get("table")) is int
+            and 1 <= item["table"] <= 10_000
+            and numbers(item.get("games", []))
+            and numbers(item.get("players", []))
+        )
+        if not ok:
+            break
+    if not ok:
+        raise ValidationError(
+            _(
+                "Fehlende Eingaben: erwartet wird eine Liste von Tischen mit Spiel- oder Startnummern."
+            )
+        )
+
+
 class Round(models.Model):
     """A round ("Runde", "Durchgang"): its seeded draw and its state.  ``closed_at`` is when
     the director closed it; a change to its entries after that is an adjustment."""
@@ -193,7 +226,10 @@ class Round(models.Model):
         max_length=500,
     )
     forced_close_missing = models.JSONField(
-        _("beim Abschluss fehlende Eingaben"), blank=True, default=list
+        _("beim Abschluss fehlende Eingaben"),
+        blank=True,
+        default=list,
+        validators=[validate_missing_entries],
     )
 
     class Meta:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import re
 import secrets
 import signal
 import socket
@@ -51,6 +52,8 @@ def ensure_secret_key(path: Path) -> bool:
     CSRF tokens of the evening stay valid across restarts), but its mode is tightened."""
     if path.exists():
         os.chmod(path, 0o600)
+        if not path.read_text().strip():
+            raise OSError(f"{path} ist leer; Datei löschen, dann wird ein neuer Schlüssel erzeugt")
         return False
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as out:
@@ -58,10 +61,18 @@ def ensure_secret_key(path: Path) -> bool:
     return True
 
 
+def interface_addresses(listing: str) -> list[str]:
+    """The IPv4 addresses in the output of ``ip -4 -o addr show`` (Linux) or ``ifconfig``
+    (macOS, BSD): every ``inet a.b.c.d`` in ``listing``, in order, without repeats."""
+    found = re.findall(r"\binet (?:addr:)?(\d{1,3}(?:\.\d{1,3}){3})", listing)
+    return list(dict.fromkeys(found))
+
+
 def lan_addresses() -> list[str]:
     """The laptop's own IPv4 addresses other than loopback, best guess first: the address
-    the system would send from into a private network (a UDP "connect" sends nothing), then
-    the addresses of the host name.  May be empty (no network at all)."""
+    the system would send from into a private network (a UDP "connect" sends nothing),
+    then every interface's address (``ip`` or ``ifconfig``: the laptop's own hotspot, e.g.
+    10.42.0.1, has no route to probe), then the host name's.  May be empty (no network)."""
     found: list[str] = []
     for probe in ("192.168.0.1", "10.0.0.1", "172.16.0.1"):
         try:
@@ -70,6 +81,16 @@ def lan_addresses() -> list[str]:
                 found.append(sock.getsockname()[0])
         except OSError:
             continue
+    for command in (["ip", "-4", "-o", "addr", "show"], ["ifconfig"]):
+        try:
+            listing = subprocess.run(
+                command, capture_output=True, text=True, timeout=5, check=False
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        found += interface_addresses(listing)
+        if listing:
+            break
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             found.append(info[4][0])
@@ -114,7 +135,8 @@ def _manage(*args: str) -> None:
 
 
 def _port_free(bind: str, port: int) -> bool:
-    with socket.socket() as sock:
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    with socket.socket(family) as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((bind, port))
@@ -131,7 +153,7 @@ def _backup(reason: str) -> None:
 
     try:
         report = backup.automatic_backup(settings.BACKUP_DIR, reason)
-    except backup.BackupError as exc:
+    except (backup.BackupError, OSError) as exc:
         print(f"Sicherung fehlgeschlagen: {exc}", file=sys.stderr, flush=True)
     else:
         print(f"Sicherung: {report.path.name}", flush=True)
@@ -169,11 +191,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--demo", action="store_true", help="load the demo into an empty database")
     parser.add_argument("--restore", metavar="BACKUP", help="put a backup back, then stop")
     parser.add_argument("--yes", action="store_true", help="with --restore: do not ask first")
+    parser.add_argument(
+        "--public-host",
+        help="the address phones use (QR codes, printed addresses), when the guess is wrong",
+    )
     args = parser.parse_args(argv)
 
-    data = Path(args.data).expanduser().resolve()
+    # relative paths are meant from where the command was typed (scripts/venue changes
+    # into the repository first and passes that folder on)
+    caller = Path(os.environ.get("BINOKEL_CALLER_DIR") or os.getcwd())
+    data = (caller / Path(args.data).expanduser()).resolve()
     try:
         data.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(data, 0o700)  # database, key and backups: the owner's only
         (data / BACKUP_FOLDER).mkdir(exist_ok=True)
         made_key = ensure_secret_key(data / SECRET_FILE)
     except OSError as exc:
@@ -182,38 +212,52 @@ def main(argv: list[str] | None = None) -> int:
     addresses = lan_addresses()
     if args.bind not in ("0.0.0.0", "::"):
         addresses = [args.bind] + [a for a in addresses if a != args.bind]
-    base = f"http://{addresses[0] if addresses else '127.0.0.1'}:{args.port}"
+    if args.public_host:
+        addresses = [args.public_host] + [a for a in addresses if a != args.public_host]
+    host = addresses[0] if addresses else "127.0.0.1"
+    base = f"http://{f'[{host}]' if ':' in host else host}:{args.port}"
     hosts = allowed_hosts(addresses, os.environ.get("DJANGO_ALLOWED_HOSTS", ""))
     os.environ.update(environment(data, base, hosts))
+    restore = (caller / Path(args.restore).expanduser()).resolve() if args.restore else None
     os.chdir(ROOT)
 
-    if args.restore:
-        _manage("restore_db", args.restore, *(["--yes"] if args.yes else []))
-        return 0
     if not _port_free(args.bind, args.port):
         print(
-            f"Port {args.port} ist belegt: läuft der Server schon? (--port wählt einen anderen)",
+            f"Port {args.port} ist belegt: läuft der Server schon? Erst beenden"
+            + ("." if restore else " (oder mit --port einen anderen wählen)."),
             file=sys.stderr,
         )
         return 1
-    if made_key:
-        print(f"Neuer geheimer Schlüssel in {data / SECRET_FILE}", flush=True)
-    _manage("migrate", "-v0")
-    _manage("collectstatic", "--noinput", "-v0")
-    if args.demo:
-        _manage("load_demo")
+    try:
+        if restore:
+            _manage("restore_db", str(restore), *(["--yes"] if args.yes else []))
+            return 0
+        if made_key:
+            print(f"Neuer geheimer Schlüssel in {data / SECRET_FILE}", flush=True)
+        _manage("migrate", "-v0")
+        _manage("collectstatic", "--noinput", "-v0")
+        if args.demo:
+            _manage("load_demo")
+    except subprocess.CalledProcessError as exc:
+        print(
+            f"Abgebrochen: »{' '.join(exc.cmd[2:])}« ist fehlgeschlagen (siehe oben).",
+            file=sys.stderr,
+        )
+        return 1
 
     import django
 
     django.setup()
     command = [str(Path(sys.executable).parent / "gunicorn"), "tournament.wsgi"]
-    command += ["--bind", f"{args.bind}:{args.port}", "--workers", str(args.workers)]
+    bind = f"[{args.bind}]" if ":" in args.bind else args.bind
+    command += ["--bind", f"{bind}:{args.port}", "--workers", str(args.workers)]
     command += ["--worker-class", "gthread", "--threads", "4", "--timeout", "60"]
     server = subprocess.Popen(command, cwd=ROOT)
     print(_banner(base, data, addresses), flush=True)
 
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal was closed
+        signal.signal(signum, lambda *_: stop.set())
     try:
         next_backup = time.monotonic() + args.backup_minutes * 60
         while not stop.wait(1.0):

@@ -1000,7 +1000,8 @@ def test_round_actions_answer_hostile_posts_cleanly(
             return
         asks = {
             "auslosen": status_before == Round.Status.PLANNED and drawn_before,
-            "starten": status_before == Round.Status.PLANNED,
+            # round 1 is closed in the fixture: only a drawn round may be asked to start
+            "starten": status_before == Round.Status.PLANNED and drawn_before,
             "abschliessen": status_before == Round.Status.RUNNING,
         }[action]
         if asks and not confirmed:  # what cannot be undone is asked first, changing nothing

@@ -185,3 +185,26 @@ def test_missing_games_are_listed_shortly():
         "Tisch 2 (Spiele 1, 2, 5–7)"
     )
     assert services.MissingEntries(3, games=(12,)).describe() == "Tisch 3 (Spiel 12)"
+
+
+def test_stored_missing_entries_must_have_their_shape():
+    from django.core.exceptions import ValidationError as Invalid
+
+    from tournament.models import validate_missing_entries
+
+    validate_missing_entries([{"table": 4, "games": [11, 12], "players": []}])
+    for bad in ([1], [{"table": "4"}], [{"table": 4, "games": ["x"]}], {"table": 4}, [{"x": 1}]):
+        with pytest.raises(Invalid):
+            validate_missing_entries(bad)
+
+
+def test_results_list_survives_a_badly_stored_forced_close(clerk):
+    tournament = make_tournament(players=9, games_per_round=3)
+    first = tournament.round_set.get(number=1)
+    services.close_round(first, reason="Stromausfall")
+    Round.objects.filter(pk=first.pk).update(forced_close_missing=[1, {"table": 2, "games": [3]}])
+    notes = services.forced_close_notes(tournament)
+    assert notes == [
+        "Runde 1 mit fehlenden Eingaben abgeschlossen (Tisch 2 (Spiel 3)): Stromausfall"
+    ]
+    assert results_pdf(tournament).startswith(b"%PDF")

@@ -176,3 +176,33 @@ def test_automatic_backups_keep_the_newest_twenty(tmp_path, settings):
     assert "auto-2026-01-01-000024-timer.sqlite3" in names
     assert "auto-2026-01-01-000005-timer.sqlite3" not in names  # the six oldest are gone
     assert (folder / "von-hand.sqlite3").exists()
+
+
+def test_interface_addresses_find_the_hotspot_on_linux_and_macos():
+    linux = (
+        "1: lo    inet 127.0.0.1/8 scope host lo\n"
+        "3: wlp2s0    inet 10.42.0.1/24 brd 10.42.0.255 scope global wlp2s0\n"
+    )
+    macos = "en0: flags=8863<UP> mtu 1500\n\tinet 192.168.137.1 netmask 0xffffff00\n"
+    assert venue.interface_addresses(linux) == ["127.0.0.1", "10.42.0.1"]
+    assert venue.interface_addresses(macos) == ["192.168.137.1"]
+
+
+def test_an_empty_secret_key_file_is_refused_not_used(tmp_path):
+    path = tmp_path / "secret_key"
+    path.write_text("\n")
+    with pytest.raises(OSError, match="leer"):
+        venue.ensure_secret_key(path)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_backup_never_undoes_or_breaks_a_round_close(tmp_path, settings):
+    from scoring import services
+    from tests.conftest import make_tournament
+
+    blocker = tmp_path / "keine-mappe"
+    blocker.write_text("a file where the backup folder should be")
+    settings.BACKUP_DIR = str(blocker / "sicherungen")  # mkdir raises NotADirectoryError
+    tournament = make_tournament(players=9)
+    services.close_round(tournament.round_set.get(number=1), reason="Test: ohne Spiele")
+    assert tournament.round_set.get(number=1).status == "closed"

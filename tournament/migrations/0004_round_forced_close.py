@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+import tournament.models
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -13,7 +15,10 @@ class Migration(migrations.Migration):
             model_name="round",
             name="forced_close_missing",
             field=models.JSONField(
-                blank=True, default=list, verbose_name="beim Abschluss fehlende Eingaben"
+                blank=True,
+                default=list,
+                validators=[tournament.models.validate_missing_entries],
+                verbose_name="beim Abschluss fehlende Eingaben",
             ),
         ),
         migrations.AddField(
