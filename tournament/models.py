@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from rules import Ruleset
 
@@ -111,6 +112,8 @@ class Player(models.Model):
             "Zustimmung der Anmeldung zum jeweiligen Turnier."
         ),
     )
+    # corrections at the door (a typo in the name, the club) keep the earlier values
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -141,6 +144,7 @@ class Registration(models.Model):
         default=False,
         help_text=_("Gilt nur für dieses Turnier."),
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["tournament", "start_number"]
