@@ -99,3 +99,30 @@ def test_registration_page_focuses_the_name(
     _shot(page, "registrations-390")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"] + 1, width
+
+
+def test_abgehen_with_trick_points_offers_to_clear_them_while_typing(
+    transactional_db, live_server, browser, django_user_model
+):
+    from django.contrib.auth.models import Group
+
+    tournament = make_tournament(players=3, consent=lambda i: True)
+    clerk = django_user_model.objects.create_user("clerk", password="pw-clerk-123")
+    clerk.groups.add(Group.objects.get(name="Schreiber"))
+    tournament.clerks.add(clerk)
+    path = f"/turnier/{tournament.pk}/runde/1/tisch/1/"
+    page = _login(browser, live_server, "clerk", "pw-clerk-123", path)
+    page.select_option("[name=declarer]", index=1)
+    page.fill("[name=bid]", "300")
+    page.fill("[name=tricks_0]", "100")
+    page.focus("[name=outcome]")
+    page.select_option("[name=outcome]", "abgehen")
+    offer = page.locator("#clear-tricks")
+    offer.wait_for(state="visible")  # shown by the live check; the focus stays put
+    assert page.evaluate("document.activeElement.name") == "outcome"
+    assert "Felder leeren" in page.locator("#err-tricks_0").inner_text()
+    page.click("[data-clear-tricks]")
+    assert page.locator("[name=tricks_0]").input_value() == ""
+    with page.expect_navigation(url=re.compile(r"/tisch/1/$")):
+        page.click("button.primary")
+    assert Hand.objects.get().outcome == "abgehen"
