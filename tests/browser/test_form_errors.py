@@ -126,3 +126,25 @@ def test_abgehen_with_trick_points_offers_to_clear_them_while_typing(
     with page.expect_navigation(url=re.compile(r"/tisch/1/$")):
         page.click("button.primary")
     assert Hand.objects.get().outcome == "abgehen"
+
+
+def test_registration_edit_shows_the_history(
+    transactional_db, live_server, browser, django_user_model
+):
+    from django.contrib.auth.models import Group
+
+    from scoring.roles import DIRECTOR_GROUP
+
+    tournament = make_tournament(players=3)
+    director = django_user_model.objects.create_user("leitung", password="pw-director-123")
+    director.groups.add(Group.objects.get(name=DIRECTOR_GROUP))
+    path = f"/turnier/{tournament.pk}/anmeldungen/2/"
+    page = _login(browser, live_server, "leitung", "pw-director-123", path)
+    assert page.evaluate("document.activeElement.name") == "first_name"
+    page.fill("[name=club]", "SV Neudorf")
+    with page.expect_navigation():
+        page.press("[name=club]", "Enter")
+    page.goto(f"{live_server.url}{path}")
+    history = page.locator("table.progress").inner_text()
+    assert "SV Neudorf" in history and "TSV" in history and "leitung" in history
+    _shot(page, "registration-edit-390")
