@@ -41,8 +41,12 @@ class HandForm(forms.Form):
     Field names: ``number``, ``dealer``, ``declarer``, ``bid``, ``trump``, ``outcome``,
     ``melds_<position>``, ``tricks_<position>``, ``won``, ``penalty_type``,
     ``penalty_seat``, ``version`` (for corrections), ``reason`` (why it was corrected),
-    ``confirm_rare`` (the clerk's "Ja, wirklich" for a rare meld total).
+    ``confirm_rare`` (the clerk's "Ja, wirklich" for a rare meld total), ``clear_tricks``
+    (the clerk agrees that trick points typed for an Abgehen are dropped).
     """
+
+    # fields in the collapsed "Sonderspiel, Strafe" section: an error there opens it
+    MORE_FIELDS = ("won", "penalty_type", "penalty_seat")
 
     number = forms.IntegerField(
         label=_("Spiel"), min_value=1, max_value=MAX_SMALL, widget=forms.HiddenInput
@@ -66,7 +70,6 @@ class HandForm(forms.Form):
             choices=[("", "—"), *players],
             coerce=int,
             empty_value=None,
-            widget=forms.Select(attrs={"autofocus": True}),
         )
         self.fields["bid"] = forms.IntegerField(
             label=_("Reizwert"),
@@ -112,6 +115,23 @@ class HandForm(forms.Form):
         )
         self.fields["reason"] = reason_field()
         self.fields["confirm_rare"] = forms.BooleanField(label=_("Ja, wirklich"), required=False)
+        self.fields["clear_tricks"] = forms.BooleanField(
+            label=_("Stichpunkte leeren (zählen bei Abgehen nicht)"), required=False
+        )
+
+    def mark_errors(self, slots) -> None:
+        """Mark the fields named in ``slots`` (error slots) with ``aria-invalid`` and put
+        ``autofocus`` on the first of them in the form's order, or on the declarer when
+        there is none, so the page opens where the eye must go (works without JS)."""
+        wrong = [
+            name
+            for name in self.fields
+            if name in slots or name.split("_")[0] in slots and name[-1].isdigit()
+        ]
+        for name in wrong:
+            self.fields[name].widget.attrs["aria-invalid"] = "true"
+        first = next((n for n in wrong if not self.fields[n].widget.is_hidden), "declarer")
+        self.fields[first].widget.attrs["autofocus"] = True
 
     def seat_fields(self):
         """``(seat, melds field, tricks field)`` per seat, for the template."""
@@ -141,6 +161,7 @@ class HandForm(forms.Form):
             penalty_type=data.get("penalty_type") or "",
             penalty_seat=data.get("penalty_seat"),
             confirm_rare=bool(data.get("confirm_rare")),
+            clear_tricks=bool(data.get("clear_tricks")),
         )
 
     @staticmethod

@@ -53,6 +53,7 @@ class HandInput:
     penalty_type: str = ""
     penalty_seat: int | None = None
     confirm_rare: bool = False
+    clear_tricks: bool = False
 
 
 @dataclass
@@ -184,6 +185,14 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
         penalty_seat = None
     if entry.outcome == "played" and not entry.trump:
         add("trump", _("Bitte Trumpf angeben."))
+    if entry.outcome == "abgehen" and not entry.clear_tricks:
+        typed = [p for p in positions if entry.tricks.get(p) is not None]
+        for p in typed:
+            add(f"tricks_{p}", _("Bei Abgehen zählen keine Stichpunkte – Felder leeren?"))
+        if typed:
+            add(
+                "clear_tricks", _("Bitte die Stichpunkte leeren oder einen anderen Ausgang wählen.")
+            )
     own = set(result.errors)  # our messages are more specific than the engine's for these
 
     data: dict[str, object] = {
@@ -219,11 +228,27 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
             "type": entry.penalty_type,
             "seat": positions.index(penalty_seat) if penalty_seat is not None else None,
         }
+    computed_fields = {f"tricks_{p}" for p in result.computed}
+    typed_tricks = [f"tricks_{p}" for p in positions if entry.tricks.get(p) is not None]
     try:
         record = parse_record(ruleset, data)
     except InvalidInput as exc:
         for error in exc.errors:
             name = _field_for(error.field, positions)
+            if name in computed_fields:
+                # the clerk did not type this field: blame the fields that were typed
+                message = _(
+                    "Die eingegebenen Stichpunkte ergeben zusammen %(sum)s; für das leere "
+                    "Feld bliebe %(rest)s (Summe aller Stiche: %(total)s)."
+                ) % {
+                    "sum": ruleset.trick_points_total - sum(result.computed.values()),
+                    "rest": sum(result.computed.values()),
+                    "total": ruleset.trick_points_total,
+                }
+                for typed_name in typed_tricks:
+                    if name not in own:
+                        add(typed_name, message)
+                continue
             if name not in own and not (name.startswith("tricks") and "tricks" in own):
                 add(name, engine_message(error, ruleset))
         return result

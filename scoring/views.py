@@ -367,8 +367,11 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
     state["show_form"] = state.get("can_write") and (
         correcting or len(hands) < tournament.games_per_round
     )
+    field_errors = _field_errors(form, evaluation)
+    form.mark_errors(field_errors)
     return {
         **state,
+        "more_open": any(name in field_errors for name in HandForm.MORE_FIELDS),
         "tournament": tournament,
         "table": table,
         "seats": seats,
@@ -384,7 +387,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
         "ruleset": tournament.ruleset,
         "seating": services.seating_text(tournament.ruleset),
         "next_deal": _next_deal(table, seats),
-        "field_errors": _field_errors(form, evaluation),
+        "field_errors": field_errors,
         "rare_melds": _rare_melds(seats, evaluation),
         "error_slots": [*form.fields, "melds", "tricks", "__all__"],
     }

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from rules import PRESETS
 from scoring.roles import CLERK_GROUP
 
 from .models import Player, Registration, Table, Tournament
+
+#: Highest lost-game fee in euros the set-up form accepts; more is almost surely cents typed
+#: as euros (a club charges cents to a few euros per lost game).
+MAX_FEE = Decimal("20")
 
 
 class TournamentForm(forms.Form):
@@ -45,6 +51,9 @@ class TournamentForm(forms.Form):
         min_value=0,
         max_digits=5,
         decimal_places=2,
+        localize=True,  # "0,50" in German, "0.50" in English
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "placeholder": "0,50"}),
+        help_text=_("In Euro, z. B. 0,50 für 50 Cent."),
     )
 
     confirmation_required = forms.BooleanField(
@@ -70,6 +79,19 @@ class TournamentForm(forms.Form):
             .order_by("username")
         )
 
+    def clean_lost_game_fee(self):
+        """Refuse a fee above :data:`MAX_FEE` euros: "50" is almost surely meant as cents."""
+        fee = self.cleaned_data.get("lost_game_fee")
+        if fee is not None and fee > MAX_FEE:
+            raise forms.ValidationError(
+                _(
+                    "%(fee)s € je verlorenem Spiel ist ungewöhnlich hoch (höchstens %(max)s €). "
+                    "Für Cent bitte Euro mit Komma eingeben, z. B. 0,50."
+                )
+                % {"fee": formats.localize(fee), "max": formats.localize(MAX_FEE)}
+            )
+        return fee
+
     def clean_overrides(self) -> dict:
         text = self.cleaned_data["overrides"].strip()
         if not text:
@@ -77,7 +99,11 @@ class TournamentForm(forms.Form):
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise forms.ValidationError(_("Kein gültiges JSON: %(e)s") % {"e": exc}) from exc
+            # json's own message is English: say where, in the active language
+            raise forms.ValidationError(
+                _("Kein gültiges JSON: Fehler in Zeile %(line)s, Spalte %(col)s.")
+                % {"line": exc.lineno, "col": exc.colno}
+            ) from exc
         except (ValueError, RecursionError) as exc:  # an endless number or nesting
             raise forms.ValidationError(
                 _("Kein gültiges JSON: eine Zahl ist zu lang oder die Schachtelung zu tief.")
@@ -108,6 +134,35 @@ class RegistrationForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ["first_name", "last_name", "club"]
+        widgets = {"first_name": forms.TextInput(attrs={"autofocus": True})}
+
+
+class PlayerListForm(forms.Form):
+    """A pasted list of players, one a line as ``Nachname, Vorname; Verein``; read and
+    checked by :func:`tournament.services.parse_player_list`.  ``confirm`` is set by the
+    preview's "Alle anmelden" button."""
+
+    players = forms.CharField(
+        label=_("Spielerliste (eine Zeile je Spieler: Nachname, Vorname; Verein)"),
+        max_length=20_000,
+        widget=forms.Textarea(
+            attrs={"rows": 6, "cols": 50, "placeholder": "Maier, Anna; SV Musterdorf"}
+        ),
+    )
+    first_round = forms.IntegerField(label=_("ab Runde"), min_value=1, max_value=99, initial=1)
+
+
+class RegistrationEditForm(forms.Form):
+    """Correct a registration: the player's name and club, and this tournament's consent."""
+
+    first_name = forms.CharField(
+        label=_("Vorname"), max_length=100, widget=forms.TextInput(attrs={"autofocus": True})
+    )
+    last_name = forms.CharField(label=_("Nachname"), max_length=100)
+    club = forms.CharField(label=_("Verein"), max_length=200, required=False)
+    consent_public = forms.BooleanField(
+        label=_("Name darf bei diesem Turnier veröffentlicht werden"), required=False
+    )
 
 
 class SwapForm(forms.Form):

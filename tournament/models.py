@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from rules import Ruleset
 
@@ -112,6 +113,8 @@ class Player(models.Model):
             "Zustimmung der Anmeldung zum jeweiligen Turnier."
         ),
     )
+    # corrections at the door (a typo in the name, the club) keep the earlier values
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["last_name", "first_name"]
@@ -142,6 +145,7 @@ class Registration(models.Model):
         default=False,
         help_text=_("Gilt nur für dieses Turnier."),
     )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["tournament", "start_number"]

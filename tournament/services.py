@@ -408,3 +408,154 @@ def withdraw(registration: Registration) -> None:
     last = max((r.number for r in started), default=0)
     registration.withdrawn_after_round = last
     registration.save(update_fields=["withdrawn_after_round"])
+
+
+# --------------------------------------------------------------------------- at the door
+
+
+@dataclass(frozen=True)
+class ListEntry:
+    """One line of a pasted player list: ``line`` (1-based line number in the pasted
+    text), the names and club as typed (trimmed), and ``duplicate``: ``""`` when new,
+    ``"registered"`` when the player is already registered in this tournament, ``"list"``
+    when the same name and club came earlier in the list."""
+
+    line: int
+    last_name: str
+    first_name: str
+    club: str
+    duplicate: str = ""
+
+
+#: Longest name and club the ``Player`` columns hold (characters).
+_NAME_MAX, _CLUB_MAX = 100, 200
+
+
+def _key(first_name: str, last_name: str, club: str) -> tuple[str, str, str]:
+    return (first_name.casefold(), last_name.casefold(), club.casefold())
+
+
+def parse_player_list(tournament: Tournament, text: str) -> list[ListEntry]:
+    """Read a pasted list, one player a line as ``Nachname, Vorname; Verein`` (the club is
+    optional; blank lines are skipped), and flag duplicates (see :class:`ListEntry`).
+
+    Raises ``ValidationError`` on field ``players`` listing every line without a first and a
+    last name or with a name longer than the columns hold, so nothing is half-read."""
+    entries: list[ListEntry] = []
+    errors: list[str] = []
+    registered = {
+        _key(r.player.first_name, r.player.last_name, r.player.club)
+        for r in tournament.registrations.select_related("player")
+    }
+    seen: set[tuple[str, str, str]] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        names, _sep, club = line.partition(";")
+        last_name, comma, first_name = names.partition(",")
+        last_name, first_name, club = last_name.strip(), first_name.strip(), club.strip()
+        if not comma or not last_name or not first_name:
+            errors.append(
+                _("Zeile %(n)s: bitte „Nachname, Vorname; Verein“ angeben (gelesen: „%(text)s“).")
+                % {"n": number, "text": line[:80]}
+            )
+            continue
+        if len(last_name) > _NAME_MAX or len(first_name) > _NAME_MAX or len(club) > _CLUB_MAX:
+            errors.append(_("Zeile %(n)s: Name oder Verein ist zu lang.") % {"n": number})
+            continue
+        key = _key(first_name, last_name, club)
+        duplicate = "registered" if key in registered else "list" if key in seen else ""
+        seen.add(key)
+        entries.append(ListEntry(number, last_name, first_name, club, duplicate))
+    if errors:
+        raise ValidationError({"players": errors})
+    if not entries:
+        raise ValidationError({"players": [_("Die Liste enthält keinen Spieler.")]})
+    return entries
+
+
+def register_many(tournament: Tournament, text: str, first_round: int = 1) -> list[Registration]:
+    """Register every player of a pasted list (see :func:`parse_player_list`) with the next
+    free start numbers, in list order, all or nothing: any duplicate (already registered or
+    twice in the list) or unreadable line refuses the whole list with ``ValidationError`` on
+    ``players``.  Consent stays unticked (it is asked at the door, one by one)."""
+    if not 1 <= first_round <= tournament.rounds:
+        raise ValidationError({"first_round": _("Diese Runde gibt es nicht.")})
+    entries = parse_player_list(tournament, text)
+    duplicates = [
+        (
+            _("Zeile %(n)s: %(name)s ist schon angemeldet.")
+            if e.duplicate == "registered"
+            else _("Zeile %(n)s: %(name)s steht doppelt in der Liste.")
+        )
+        % {"n": e.line, "name": f"{e.first_name} {e.last_name}"}
+        for e in entries
+        if e.duplicate
+    ]
+    if duplicates:
+        raise ValidationError({"players": duplicates})
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)  # one number sequence
+        return [
+            register_player(
+                tournament,
+                first_name=e.first_name,
+                last_name=e.last_name,
+                club=e.club,
+                first_round=first_round,
+            )
+            for e in entries
+        ]
+
+
+def update_registration(
+    registration: Registration,
+    *,
+    first_name: str,
+    last_name: str,
+    club: str = "",
+    consent_public: bool = False,
+) -> Registration:
+    """Correct a registration at the door: the player's name and club (the same person in
+    every tournament, so the player is changed) and this tournament's consent.  Earlier
+    values stay in the history of ``Player`` and ``Registration``.
+
+    Raises ``ValidationError`` on ``last_name`` when the corrected name and club are those of
+    another player already registered in this tournament."""
+    player = registration.player
+    first_name, last_name, club = first_name.strip(), last_name.strip(), club.strip()
+    clash = (
+        registration.tournament.registrations.exclude(pk=registration.pk)
+        .filter(
+            player__first_name__iexact=first_name,
+            player__last_name__iexact=last_name,
+            player__club__iexact=club,
+        )
+        .exists()
+    )
+    if clash:
+        raise ValidationError({"last_name": _("Dieser Spieler ist schon angemeldet.")})
+    with transaction.atomic():
+        if (player.first_name, player.last_name, player.club) != (first_name, last_name, club):
+            player.first_name, player.last_name, player.club = first_name, last_name, club
+            player.save(update_fields=["first_name", "last_name", "club"])
+        if registration.consent_public != consent_public:
+            registration.consent_public = consent_public
+            registration.save(update_fields=["consent_public"])
+    return registration
+
+
+def set_consents(tournament: Tournament, start_numbers: Sequence[int]) -> int:
+    """Tick consent for the given start numbers in one go (those who agreed at the door);
+    other registrations keep their answer.  Returns how many registrations changed.  Saved
+    one by one so each change is in the registration's history."""
+    changed = 0
+    with transaction.atomic():
+        for reg in tournament.registrations.filter(
+            start_number__in=list(start_numbers), consent_public=False
+        ):
+            reg.consent_public = True
+            reg.save(update_fields=["consent_public"])
+            changed += 1
+    return changed

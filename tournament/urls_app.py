@@ -8,6 +8,11 @@ urlpatterns = [
     path("turnier/neu/", views.tournament_create, name="create"),
     path("turnier/<int:pk>/anmeldungen/", views.registrations, name="registrations"),
     path(
+        "turnier/<int:pk>/anmeldungen/<int:start_number>/",
+        views.registration_edit,
+        name="registration_edit",
+    ),
+    path(
         "turnier/<int:pk>/anmeldungen/<int:start_number>/abmelden/", views.withdraw, name="withdraw"
     ),
     path("turnier/<int:pk>/runde/<int:round_number>/plan/", views.round_plan, name="round_plan"),

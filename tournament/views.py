@@ -12,7 +12,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import services
-from .forms import RegistrationForm, SwapForm, TableRolesForm, TournamentForm
+from .forms import (
+    PlayerListForm,
+    RegistrationEditForm,
+    RegistrationForm,
+    SwapForm,
+    TableRolesForm,
+    TournamentForm,
+)
 from .models import Round, Tournament
 
 
@@ -61,10 +68,14 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @permission_required("tournament.change_tournament", raise_exception=True)
 def registrations(request: HttpRequest, pk: int) -> HttpResponse:
-    """The tournament's players with start numbers; register late arrivals."""
+    """The tournament's players with start numbers: register one player (late arrivals),
+    paste a list (preview with duplicates flagged, then all at once), tick consent."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    form = RegistrationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    action = request.POST.get("action", "one") if request.method == "POST" else ""
+    form = RegistrationForm(request.POST if action == "one" else None)
+    list_form = PlayerListForm(request.POST if action in ("preview", "save") else None)
+    preview = None
+    if action == "one" and form.is_valid():
         try:
             reg = services.register_player(tournament, **form.cleaned_data)
         except ValidationError as exc:
@@ -75,16 +86,110 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
                 _("%(name)s hat Startnummer %(n)s.") % {"name": reg.player, "n": reg.start_number},
             )
             return redirect("tournament:registrations", pk=pk)
+    elif action in ("preview", "save") and list_form.is_valid():
+        text = list_form.cleaned_data["players"]
+        try:
+            if action == "save":
+                regs = services.register_many(
+                    tournament, text, list_form.cleaned_data["first_round"]
+                )
+                messages.success(
+                    request,
+                    _("%(n)s Spieler angemeldet (Startnummern %(a)s–%(b)s).")
+                    % {"n": len(regs), "a": regs[0].start_number, "b": regs[-1].start_number},
+                )
+                return redirect("tournament:registrations", pk=pk)
+            preview = services.parse_player_list(tournament, text)
+        except ValidationError as exc:
+            _apply_errors(list_form, exc)
+            if action == "save":
+                try:  # show the list again with its duplicates flagged
+                    preview = services.parse_player_list(tournament, text)
+                except ValidationError:
+                    preview = None
+    elif action == "consent":
+        numbers = [int(n) for n in request.POST.getlist("consent") if n.isascii() and n.isdigit()]
+        changed = services.set_consents(tournament, numbers)
+        messages.success(
+            request, _("Zustimmung bei %(n)s Anmeldungen eingetragen.") % {"n": changed}
+        )
+        return redirect("tournament:registrations", pk=pk)
+    failed = form.errors or list_form.errors
     return render(
         request,
         "tournament/registrations.html",
         {
             "tournament": tournament,
             "form": form,
+            "list_form": list_form,
+            "preview": preview,
+            "has_duplicates": any(e.duplicate for e in preview or []),
             "registrations": tournament.registrations.select_related("player"),
+        },
+        status=422 if failed else 200,
+    )
+
+
+@login_required
+@permission_required("tournament.change_tournament", raise_exception=True)
+def registration_edit(request: HttpRequest, pk: int, start_number: int) -> HttpResponse:
+    """Correct one registration (name, club, consent) and see its earlier values."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    reg = get_object_or_404(
+        tournament.registrations.select_related("player"), start_number=start_number
+    )
+    initial = {
+        "first_name": reg.player.first_name,
+        "last_name": reg.player.last_name,
+        "club": reg.player.club,
+        "consent_public": reg.consent_public,
+    }
+    form = RegistrationEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_registration(reg, **form.cleaned_data)
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, _("Anmeldung %(n)s geändert.") % {"n": reg.start_number})
+            return redirect("tournament:registrations", pk=pk)
+    return render(
+        request,
+        "tournament/registration_edit.html",
+        {
+            "tournament": tournament,
+            "registration": reg,
+            "form": form,
+            "history": _registration_history(reg),
         },
         status=422 if form.errors else 200,
     )
+
+
+def _registration_history(reg) -> list[dict]:
+    """Earlier states of a registration and its player, newest first: ``when``, ``user``,
+    ``name``, ``club``, ``consent`` (``None`` where that record did not change)."""
+    rows = [
+        {
+            "when": h.history_date,
+            "user": h.history_user,
+            "name": f"{h.first_name} {h.last_name}",
+            "club": h.club,
+            "consent": None,
+        }
+        for h in reg.player.history.all()
+    ]
+    rows += [
+        {
+            "when": h.history_date,
+            "user": h.history_user,
+            "name": None,
+            "club": None,
+            "consent": h.consent_public,
+        }
+        for h in reg.history.all()
+    ]
+    return sorted(rows, key=lambda r: r["when"], reverse=True)
 
 
 @login_required

@@ -6,6 +6,7 @@ player record is shared (same name and club), the consent is not."""
 from __future__ import annotations
 
 import io
+import re
 from datetime import date
 
 import openpyxl
@@ -100,8 +101,10 @@ def test_registrations_page_shows_this_tournaments_answer(client, director):
     running_tournament("Turnier B", True, client, director)
     client.force_login(director)
     body = client.get(reverse("tournament:registrations", args=[a.pk])).content.decode()
-    row = next(line for line in body.splitlines() if "Mustermann" in line)
-    assert "—" in row and "✓" not in row
+    # the consent column is a checkbox to tick at the door: unticked for this tournament
+    row = body[body.index("Mustermann") :].split("</tr>")[0]
+    box = re.search(r'<input type="checkbox"[^>]*name="consent"[^>]*>', row).group(0)
+    assert "checked" not in box
 
 
 def test_register_player_records_consent_on_the_registration_only():
