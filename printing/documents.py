@@ -378,7 +378,7 @@ def result_row_lines(row: selectors.StandingRow) -> int:
     """Lines a results-list row takes when its name and club wrap (at least 1)."""
     return max(
         1,
-        -(-len(row.name) // NAME_CHARS_PER_LINE),
+        -(-(len(row.name) + (len(row.note) + 3 if row.note else 0)) // NAME_CHARS_PER_LINE),
         -(-len(row.club) // CLUB_CHARS_PER_LINE),
     )
 

@@ -53,6 +53,13 @@ class TournamentForm(forms.Form):
     mark_unconfirmed = forms.BooleanField(
         label=_("Unbestätigte Eingaben in der Rangliste kennzeichnen"), required=False, initial=True
     )
+    missed_rounds = forms.ChoiceField(
+        label=_("Späte Ankunft, vorzeitiger Abschied"),
+        choices=Tournament.MissedRounds.choices,
+        initial=Tournament.MissedRounds.ZERO,
+        required=False,  # left out (older scripts posting the form): the default
+        help_text=Tournament._meta.get_field("missed_rounds").help_text,
+    )
 
     clerks = forms.ModelMultipleChoiceField(
         label=_("Schreiber dieses Turniers"),
@@ -69,6 +76,9 @@ class TournamentForm(forms.Form):
             .objects.filter(groups__name=CLERK_GROUP, is_active=True)
             .order_by("username")
         )
+
+    def clean_missed_rounds(self) -> str:
+        return self.cleaned_data["missed_rounds"] or Tournament.MissedRounds.ZERO
 
     def clean_overrides(self) -> dict:
         text = self.cleaned_data["overrides"].strip()
