@@ -294,6 +294,41 @@ def running_totals(hands: list[Hand], size: int) -> list[list[int]]:
     return out
 
 
+def round_status(tournament: Tournament) -> dict | None:
+    """What the projector's header says about the evening: the running round (else the
+    latest closed one) as ``{"number", "running", "done", "tables"}`` (tables complete of
+    all tables), or ``None`` before the first round starts; a fixed number of queries."""
+    round_ = (
+        tournament.round_set.filter(status=Round.Status.RUNNING).order_by("number").first()
+        or tournament.round_set.filter(status=Round.Status.CLOSED).order_by("-number").first()
+    )
+    if round_ is None:
+        return None
+    progress = round_progress(round_)
+    return {
+        "number": round_.number,
+        "running": round_.status == Round.Status.RUNNING,
+        "done": sum(1 for t in progress if t.complete),
+        "tables": len(progress),
+    }
+
+
+def player_summary(tournament: Tournament, registration: Registration) -> dict:
+    """The first line of a player's own view: ``rank`` (``None`` without a place),
+    ``of`` (players with a place), ``total`` points and ``note`` (a missed-round marking),
+    from the overall :func:`standings`; ``listed`` is false when the standings leave the
+    player out (``missed_rounds == "excluded"``)."""
+    rows = standings(tournament, public=False)
+    mine = next((r for r in rows if r.registration_id == registration.pk), None)
+    return {
+        "listed": mine is not None,
+        "rank": mine.rank if mine else None,
+        "of": sum(1 for r in rows if r.rank is not None),
+        "total": mine.total if mine else 0,
+        "note": mine.note if mine else "",
+    }
+
+
 @dataclass
 class HandVersion:
     """One saved version of a hand: ``version``, who saved it and when, and what changed

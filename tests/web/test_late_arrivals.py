@@ -89,8 +89,7 @@ def test_standings_page_shows_dash_and_marking(client):
     html = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert "ab Runde 2" in html and "bis Runde 1" in html
     row = html[html.index("Nach4") :].split("</tr>")[0]
-    assert '<td class="num">—</td><td class="num">600</td>' in row
-    assert row.index('"num">—<') < row.index("600")
+    assert '<td class="c-round num">—</td><td class="c-round num">600</td>' in row
 
 
 def test_csv_and_xlsx_exports_show_dash_place_and_marking(client):
