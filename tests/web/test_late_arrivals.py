@@ -145,3 +145,27 @@ def test_setting_on_the_set_up_form(client, director):
     client.force_login(director)
     page = client.get(reverse("tournament:create")).content.decode()
     assert 'name="missed_rounds"' in page and "ohne Preisplatz" in page
+
+
+def test_setting_is_stored_from_the_form_and_shown_in_the_admin(client, director, admin_client):
+    client.force_login(director)
+    form = {
+        "name": "Frühjahr",
+        "date": "2026-03-14",
+        "preset": "club-tournament",
+        "rounds": 3,
+        "games_per_round": 12,
+        "four_table_mode": "sit-out",
+        "entry_mode": "hands",
+        "lost_game_fee_from": 1,
+        "missed_rounds": "unplaced",
+    }
+    assert client.post(reverse("tournament:create"), form).status_code == 302
+    tournament = Tournament.objects.get(name="Frühjahr")
+    assert tournament.missed_rounds == Tournament.MissedRounds.UNPLACED
+    bad = client.post(reverse("tournament:create"), dict(form, missed_rounds="nope"))
+    assert bad.status_code == 422 and "missed_rounds" in bad.context["form"].errors
+    page = admin_client.get(
+        reverse("admin:tournament_tournament_change", args=[tournament.pk])
+    ).content.decode()
+    assert 'name="missed_rounds"' in page
