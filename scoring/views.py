@@ -97,6 +97,7 @@ def _standings_fragment_bytes(
                 "large": large,
                 "last_entry": selectors.last_entry_at(tournament),
                 "status": selectors.round_status(tournament) if large else None,
+                "unplaced": any(r.rank is None for r in rows),
             },
             request=None,
         ).encode()

@@ -88,6 +88,7 @@ def test_standings_page_shows_dash_and_marking(client):
     tournament = evening("unplaced")
     html = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert "ab Runde 2" in html and "bis Runde 1" in html
+    assert "nicht um Preisplätze" in html
     row = html[html.index("Nach4") :].split("</tr>")[0]
     assert '<td class="c-round num">—</td><td class="c-round num">600</td>' in row
 
@@ -139,6 +140,7 @@ def test_results_list_pdf(client, director, setting):
     else:
         assert lines[4].split()[0] == "–" and lines[1].split()[0] == "1."
         assert lines[3].split()[0] == "2."
+        assert "Preisplätze" in text
 
 
 def test_setting_on_the_set_up_form(client, director):
