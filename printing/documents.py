@@ -356,7 +356,8 @@ def results_list(
     consent, else every name: the director's prize-giving version), ``round_numbers`` (the
     round columns), ``fee`` (whether a lost-game fee column is shown), ``columns`` (how
     many columns the table has), ``public`` and
-    ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed)."""
+    ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed) and
+    ``unplaced`` (some player is listed without a place for missed rounds)."""
     rows = selectors.standings(tournament, round_number, public=public)
     numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
     fee = tournament.lost_game_fee is not None
@@ -368,6 +369,7 @@ def results_list(
         "columns": 4 + len(numbers) + (0 if round_number else 1) + 2 + int(fee),
         "public": public,
         "provisional": provisional_note(tournament, round_number),
+        "unplaced": any(r.rank is None for r in rows),
     }
 
 
@@ -382,7 +384,7 @@ def result_row_lines(row: selectors.StandingRow) -> int:
     """Lines a results-list row takes when its name and club wrap (at least 1)."""
     return max(
         1,
-        -(-len(row.name) // NAME_CHARS_PER_LINE),
+        -(-(len(row.name) + (len(row.note) + 3 if row.note else 0)) // NAME_CHARS_PER_LINE),
         -(-len(row.club) // CLUB_CHARS_PER_LINE),
     )
 

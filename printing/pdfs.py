@@ -80,6 +80,8 @@ def results_pdf(
     subtitle = len(tournament.name) + len(tournament.venue) + 40
     per_page = RESULT_LINES_PER_PAGE - (RESULT_PROVISIONAL_LINES if data["provisional"] else 0)
     first = per_page - RESULT_TITLE_LINES - subtitle // SUBTITLE_CHARS_PER_LINE
+    if data["unplaced"]:
+        first -= 2  # the note on places left out for missed rounds
     pages = documents.paginate(rows, per_page, first, documents.result_row_lines)
     chunks = split_into_parts(pages, PARALLEL_FROM_PAGES)
     base = {

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, Max, Q, Sum
+from django.utils.translation import gettext as _
 
 from tournament.models import Registration, Round, Table, Tournament
 
@@ -27,9 +28,16 @@ class StandingRow:
     charges none); ``provisional`` counts the player's entries in running rounds that still
     await confirmation (only counted when the tournament confirms entries and marks them).  ``name`` and ``club`` are empty for players without consent when the
     rows are made for the public.
+
+    ``missed`` (parallel to ``rounds``) is true for a round the player did not play (joined
+    later, or withdrew before it) and has no points in: shown as "—", never 0.  ``note``
+    marks such a player ("ab Runde 2", "bis Runde 2", "Runde 2–3"); ``rank`` is ``None``
+    for a player the tournament ranks without a prize place
+    (``Tournament.missed_rounds == "unplaced"``): shown as "–", the others' places are
+    counted without them.
     """
 
-    rank: int
+    rank: int | None
     start_number: int
     name: str
     club: str
@@ -42,6 +50,32 @@ class StandingRow:
     public: bool = True
     provisional: int = 0
     extra: dict = field(default_factory=dict)
+    missed: list[bool] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def round_cells(self) -> list[int | str | None]:
+        """``rounds`` for display: points, ``"—"`` for a missed round, ``None`` for a round
+        without points yet."""
+        missed = self.missed or [False] * len(self.rounds)
+        return ["—" if m else p for p, m in zip(self.rounds, missed, strict=True)]
+
+
+def missed_note(registration: Registration, rounds: int) -> str:
+    """The marking of a player who missed rounds of a ``rounds``-round tournament: "ab
+    Runde 2" (joined late), "bis Runde 2" (withdrew after round 2), "Runde 2–3" (both), or
+    "" for a player who plays every round."""
+    first = registration.first_round
+    last = registration.withdrawn_after_round
+    late = first > 1
+    early = last is not None and last < rounds
+    if late and early:
+        return _("Runde %(first)s–%(last)s") % {"first": first, "last": last}
+    if late:
+        return _("ab Runde %(n)s") % {"n": first}
+    if early:
+        return _("bis Runde %(n)s") % {"n": last}
+    return ""
 
 
 def standings(
@@ -50,7 +84,14 @@ def standings(
     """Standings of ``tournament``: overall, or for one round with ``round_number``.
 
     With ``public`` (the default), players without consent appear by start number only.
-    Rows are ordered by rank, then start number.
+    Rows are ordered by points, then start number.
+
+    Rounds a player did not play (``Registration.plays_in``) and has no points in are
+    ``missed`` and count 0 towards the total.  In the overall standings the tournament's
+    ``missed_rounds`` setting (the club's decision) then applies to such a player: ``zero``
+    ranks them like everyone; ``unplaced`` lists them with ``rank=None`` and ranks the
+    others as if they were not there (no prize place); ``excluded`` leaves them out.
+    Equal points share a place (FIELD-NOTES: no tie-break).
     """
     per_round: dict[int, dict[int, int]] = defaultdict(dict)
     won: dict[int, int] = defaultdict(int)
@@ -98,11 +139,19 @@ def standings(
             provisional[reg] += 1
 
     numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
+    policy = tournament.missed_rounds
     rows: list[StandingRow] = []
     for reg in Registration.objects.filter(tournament=tournament).select_related("player"):
-        rounds = [per_round[reg.pk].get(n) for n in numbers]
+        # (checked before ``per_round[reg.pk]`` below adds the key to the defaultdict)
         if round_number is not None and reg.pk not in per_round and not reg.plays_in(round_number):
             continue
+        rounds = [per_round[reg.pk].get(n) for n in numbers]
+        missed = [p is None and not reg.plays_in(n) for n, p in zip(numbers, rounds, strict=True)]
+        unranked = False
+        if round_number is None and any(missed):
+            if policy == Tournament.MissedRounds.EXCLUDED:
+                continue
+            unranked = policy == Tournament.MissedRounds.UNPLACED
         consent = reg.consent_public or not public
         fee = None
         if tournament.lost_game_fee is not None:
@@ -110,7 +159,6 @@ def standings(
             fee = tournament.lost_game_fee * charged
         rows.append(
             StandingRow(
-                rank=0,
                 start_number=reg.start_number,
                 name=str(reg.player) if consent else "",
                 club=reg.player.club if consent else "",
@@ -122,11 +170,17 @@ def standings(
                 registration_id=reg.pk,
                 public=consent,
                 provisional=provisional[reg.pk],
+                missed=missed,
+                note=missed_note(reg, tournament.rounds) if any(missed) else "",
+                rank=None if unranked else 0,
             )
         )
     rows.sort(key=lambda r: (-r.total, r.start_number))
-    for i, row in enumerate(rows):
-        row.rank = rows[i - 1].rank if i and rows[i - 1].total == row.total else i + 1
+    place, previous = 0, None
+    for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
+        if previous is None or row.total != previous:
+            place = ranked
+        row.rank, previous = place, row.total
     return rows
 
 
@@ -238,6 +292,41 @@ def running_totals(hands: list[Hand], size: int) -> list[list[int]]:
         totals = [t + s for t, s in zip(totals, hand.scores, strict=True)]
         out.append(list(totals))
     return out
+
+
+def round_status(tournament: Tournament) -> dict | None:
+    """What the projector's header says about the evening: the running round (else the
+    latest closed one) as ``{"number", "running", "done", "tables"}`` (tables complete of
+    all tables), or ``None`` before the first round starts; a fixed number of queries."""
+    round_ = (
+        tournament.round_set.filter(status=Round.Status.RUNNING).order_by("number").first()
+        or tournament.round_set.filter(status=Round.Status.CLOSED).order_by("-number").first()
+    )
+    if round_ is None:
+        return None
+    progress = round_progress(round_)
+    return {
+        "number": round_.number,
+        "running": round_.status == Round.Status.RUNNING,
+        "done": sum(1 for t in progress if t.complete),
+        "tables": len(progress),
+    }
+
+
+def player_summary(tournament: Tournament, registration: Registration) -> dict:
+    """The first line of a player's own view: ``rank`` (``None`` without a place),
+    ``of`` (players with a place), ``total`` points and ``note`` (a missed-round marking),
+    from the overall :func:`standings`; ``listed`` is false when the standings leave the
+    player out (``missed_rounds == "excluded"``)."""
+    rows = standings(tournament, public=False)
+    mine = next((r for r in rows if r.registration_id == registration.pk), None)
+    return {
+        "listed": mine is not None,
+        "rank": mine.rank if mine else None,
+        "of": sum(1 for r in rows if r.rank is not None),
+        "total": mine.total if mine else 0,
+        "note": mine.note if mine else "",
+    }
 
 
 @dataclass

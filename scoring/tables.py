@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Tournament
@@ -10,18 +11,31 @@ from tournament.models import Tournament
 from .selectors import StandingRow
 
 
+def _cells(classes: str) -> dict:
+    """Column attrs giving header and data cells the same ``classes``."""
+    return {"th": {"class": classes}, "td": {"class": classes}}
+
+
 class StandingsTable(tables.Table):
     """Standings: place, start number, name, club, points per round, total, games won and
     lost as declarer, the lost-game fee when the tournament charges one, and the number of
     unconfirmed entries when the tournament confirms entries and marks them."""
 
-    rank = tables.Column(verbose_name=_("Platz"), attrs={"td": {"class": "num"}})
-    start_number = tables.Column(verbose_name=_("Nr."), attrs={"td": {"class": "num"}})
-    name = tables.Column(verbose_name=_("Name"))
-    club = tables.Column(verbose_name=_("Verein"))
-    total = tables.Column(verbose_name=_("Gesamt"), attrs={"td": {"class": "num total"}})
-    won = tables.Column(verbose_name=_("gew."), attrs={"td": {"class": "num"}})
-    lost = tables.Column(verbose_name=_("verl."), attrs={"td": {"class": "num"}})
+    # the classes c-* let a phone hide what does not fit (static/css/app.css)
+    rank = tables.Column(verbose_name=_("Platz"), attrs=_cells("num c-rank"))
+    start_number = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
+    name = tables.Column(verbose_name=_("Name"), attrs=_cells("c-name"))
+    club = tables.Column(verbose_name=_("Verein"), attrs=_cells("c-club"))
+    total = tables.Column(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
+    won = tables.Column(verbose_name=_("gew."), attrs=_cells("num c-games"))
+    lost = tables.Column(verbose_name=_("verl."), attrs=_cells("num c-games"))
+    # shown after the name on the page, a column of its own in the exports
+    note = tables.Column(verbose_name=_("Hinweis"), visible=False)
+
+    def render_name(self, value, record):
+        if record.get("note"):
+            return format_html('{} <span class="missed-note">{}</span>', value, record["note"])
+        return value
 
     class Meta:
         orderable = False
@@ -41,14 +55,12 @@ class StandingsTable(tables.Table):
             extra.append(
                 (
                     f"r{n}",
-                    tables.Column(
-                        verbose_name=_("R%(n)s") % {"n": n}, attrs={"td": {"class": "num"}}
-                    ),
+                    tables.Column(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
                 )
             )
         if tournament.lost_game_fee is not None:
             extra.append(
-                ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs={"td": {"class": "num"}}))
+                ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs=_cells("num c-fee")))
             )
         marked = tournament.confirmation_required and tournament.mark_unconfirmed
         if marked:
@@ -57,13 +69,13 @@ class StandingsTable(tables.Table):
                     "provisional",
                     tables.Column(
                         verbose_name=_("unbestätigt"),
-                        attrs={"td": {"class": "num provisional"}},
+                        attrs=_cells("num provisional c-provisional"),
                     ),
                 )
             )
         for row in rows:
             item = {
-                "rank": row.rank,
+                "rank": "–" if row.rank is None else row.rank,
                 "start_number": row.start_number,
                 "name": row.name or "—",
                 "club": row.club,
@@ -72,8 +84,9 @@ class StandingsTable(tables.Table):
                 "lost": row.lost,
                 "fee": row.fee,
                 "provisional": row.provisional or "",
+                "note": row.note,
             }
-            for n, points in zip(numbers, row.rounds, strict=True):
+            for n, points in zip(numbers, row.round_cells, strict=True):
                 item[f"r{n}"] = "" if points is None else points
             data.append(item)
         sequence = [
@@ -90,4 +103,6 @@ class StandingsTable(tables.Table):
             sequence.append("fee")
         if marked:
             sequence.append("provisional")
-        return cls(data, extra_columns=extra, sequence=sequence)
+        sequence.append("note")
+        exclude = () if any(row.note for row in rows) else ("note",)
+        return cls(data, extra_columns=extra, sequence=sequence, exclude=exclude)

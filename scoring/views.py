@@ -96,6 +96,8 @@ def _standings_fragment_bytes(
                 "table": table,
                 "large": large,
                 "last_entry": selectors.last_entry_at(tournament),
+                "status": selectors.round_status(tournament) if large else None,
+                "unplaced": any(r.rank is None for r in rows),
             },
             request=None,
         ).encode()
@@ -203,7 +205,12 @@ def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpRespons
         .filter(round__status__in=[Round.Status.RUNNING, Round.Status.CLOSED])
         .first()
     )
-    context = {"tournament": tournament, "registration": registration, "seat": seat}
+    context = {
+        "tournament": tournament,
+        "registration": registration,
+        "seat": seat,
+        "summary": selectors.player_summary(tournament, registration),
+    }
     if seat is not None:
         table = seat.table
         seats = services.table_seats(table)

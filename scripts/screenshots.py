@@ -18,6 +18,7 @@ OUT = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")
 # (file, path, login, viewport width, full page)
 PAGES = [
     ("rangliste", "/turnier/1/", None, 1280, True),
+    ("rangliste-handy", "/turnier/1/", None, 360, False),
     ("spieler", "/turnier/1/spieler/7/", None, 390, True),
     ("beamer", "/turnier/1/beamer/", None, 1920, False),
     ("uebersicht", "/turnier/1/erfassung/", "schreiber", 1280, True),

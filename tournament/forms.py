@@ -62,6 +62,13 @@ class TournamentForm(forms.Form):
     mark_unconfirmed = forms.BooleanField(
         label=_("Unbestätigte Eingaben in der Rangliste kennzeichnen"), required=False, initial=True
     )
+    missed_rounds = forms.ChoiceField(
+        label=_("Späte Ankunft, vorzeitiger Abschied"),
+        choices=Tournament.MissedRounds.choices,
+        initial=Tournament.MissedRounds.ZERO,
+        required=False,  # left out (older scripts posting the form): the default
+        help_text=Tournament._meta.get_field("missed_rounds").help_text,
+    )
 
     clerks = forms.ModelMultipleChoiceField(
         label=_("Schreiber dieses Turniers"),
@@ -91,6 +98,9 @@ class TournamentForm(forms.Form):
                 % {"fee": formats.localize(fee), "max": formats.localize(MAX_FEE)}
             )
         return fee
+
+    def clean_missed_rounds(self) -> str:
+        return self.cleaned_data["missed_rounds"] or Tournament.MissedRounds.ZERO
 
     def clean_overrides(self) -> dict:
         text = self.cleaned_data["overrides"].strip()

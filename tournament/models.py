@@ -24,7 +24,9 @@ class Tournament(models.Model):
 
     With ``confirmation_required`` every entry counts as provisional until a second account
     confirms it (FIELD-NOTES: enterer and confirmer differ); ``mark_unconfirmed`` then
-    flags provisional points in the public standings.  Only the accounts in ``clerks`` (and
+    flags provisional points in the public standings.  ``missed_rounds`` says how the
+    overall standings treat a player who missed a round (club's decision): 0 points, ranked
+    but without a prize place, or left out.  Only the accounts in ``clerks`` (and
     the director) enter results of this tournament."""
 
     class FourTableMode(models.TextChoices):
@@ -34,6 +36,11 @@ class Tournament(models.Model):
     class EntryMode(models.TextChoices):
         HANDS = "hands", _("Jedes Spiel eintragen")
         TOTALS = "totals", _("Nur Rundensummen eintragen")
+
+    class MissedRounds(models.TextChoices):
+        ZERO = "zero", _("Verpasste Runden zählen 0 Punkte")
+        UNPLACED = "unplaced", _("Mitgewertet, gekennzeichnet, ohne Preisplatz")
+        EXCLUDED = "excluded", _("Nicht in der Gesamtwertung")
 
     name = models.CharField(_("Name"), max_length=200)
     date = models.DateField(_("Datum"))
@@ -70,6 +77,16 @@ class Tournament(models.Model):
     )
     mark_unconfirmed = models.BooleanField(
         _("Unbestätigte Eingaben in der Rangliste kennzeichnen"), default=True
+    )
+    missed_rounds = models.CharField(
+        _("Späte Ankunft, vorzeitiger Abschied"),
+        max_length=10,
+        choices=MissedRounds,
+        default=MissedRounds.ZERO,
+        help_text=_(
+            "Wie die Gesamtwertung Spieler führt, die eine Runde verpasst haben (ab Runde 2 "
+            "dabei oder vorher abgereist)."
+        ),
     )
     clerks = models.ManyToManyField(
         settings.AUTH_USER_MODEL,

@@ -23,3 +23,12 @@ def at(sequence, index):
         return sequence[index]
     except (IndexError, TypeError, KeyError):
         return ""
+
+
+@register.filter
+def points(value):
+    """Points with a thin no-break space between thousands, as the club writes them on the
+    board ("1 240", "-1 050"); anything else unchanged."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value
+    return f"{value:,}".replace(",", "\u202f")
