@@ -42,14 +42,6 @@ OUTCOME_KEYS = {"played": "g", "abgehen": "a"}  # first letters of "gespielt", "
 TRUMP_KEYS = {"C": ["k"], "S": ["s"], "H": ["h"], "D": ["s", "s"]}
 
 
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def hands_for(tournament, table, count):
     """``count`` hands dealt and played out by the engine, as the clerk will type them."""
     rng = random.Random(11)

@@ -8,23 +8,13 @@ from __future__ import annotations
 import os
 import re
 
-import pytest
-
 from scoring.models import Hand
-from tests.browser.test_clerk_round import ARGS, CHROMIUM, sync_api  # noqa: F401 (skips)
+from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
 from tests.conftest import make_tournament
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 PHONE = {"width": 390, "height": 740}
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _login(browser, live_server, user, password, path):

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from scoring.models import RoundTotal
-from tests.browser.test_clerk_round import ARGS, CHROMIUM
+from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
 from tests.conftest import make_tournament
 from tournament.models import Player, Tournament
 
@@ -19,14 +19,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 PLAYERS = 30
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
