@@ -101,6 +101,10 @@ def printable(html: str) -> str:
 
 def _write(html: str) -> bytes:
     """Lay out one HTML document and return the PDF bytes (runs in a worker process too)."""
+    # Typed text reaches WeasyPrint only as autoescaped HTML text and attribute values, never
+    # as a URL or CSS (docs/security.md); whatever a document asks for goes through
+    # LocalOnlyFetcher, which serves static/ files and data: only (tests/security/test_print.py
+    # renders names with quotes, CR/FF, </style>, url(file:...) and @import).
     document = HTML(
         string=printable(html), base_url=STATIC_DIR.as_uri() + "/", url_fetcher=LocalOnlyFetcher()
     )

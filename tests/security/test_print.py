@@ -62,6 +62,7 @@ HOSTILE = {
     "data-url": "W\f} @page { background: url(" + PIXEL + ") }",
     "rtl-override": "Herbst \u202eREIVON",
     "controls": "Herbst\x01\x0b\x1b[31mrot\x07\x7f Turnier",
+    "script": 'Herbst<script>alert("x")</script><img src="{bait}">',
 }
 # U+202E shows what follows right to left (and only up to the end of the name)
 SEEN = {"rtl-override": "Herbst NOVIER"}
@@ -143,10 +144,12 @@ def every_pdf(client, tournament: Tournament, variants: bool = True) -> dict[str
         "table plan": reverse("printing:table_plan", args=[pk, 1]),
         "results": reverse("printing:results", args=[pk]),
         "rules": reverse("printing:rules", args=[pk]),
+        "poster": reverse("printing:poster", args=[pk]),
     }
     if variants:
         urls["round results"] = reverse("printing:results", args=[pk]) + "?runde=1"
         urls["rules en"] = reverse("printing:rules", args=[pk]) + "?sprache=en"
+        urls["prize-giving"] = reverse("printing:results", args=[pk]) + "?fassung=siegerehrung"
     pdfs = {}
     for what, url in urls.items():
         response = client.get(url)
@@ -196,7 +199,7 @@ def test_hostile_names_print_as_typed_and_fetch_nothing(
         for page in pages:  # the running head of every page: name and venue
             assert name in page, f"{what}: name not shown as typed"
             assert f"in{name}" in page, f"{what}: venue not shown as typed"
-        if what not in ("rules", "rules en"):  # the handout names no player
+        if what not in ("rules", "rules en", "poster"):  # these name no player
             player = seen(case, hostile[:100])
             # name and venue in each running head, then the players in the body
             assert "".join(pages).count(player) > 2 * len(pages), f"{what}: player not shown"
