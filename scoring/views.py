@@ -776,11 +776,7 @@ def _asks_first(round_: Round, action: str) -> bool:
     if round_.status != Round.Status.PLANNED or not round_.tables.exists():
         return False
     if action == "starten":  # refused at once while an earlier round is open
-        return (
-            not round_.tournament.round_set.filter(number__lt=round_.number)
-            .exclude(status=Round.Status.CLOSED)
-            .exists()
-        )
+        return tournament_services.first_open_round_before(round_) is None
     return True
 
 

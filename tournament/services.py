@@ -312,17 +312,22 @@ def set_table_roles(table: Table, first_dealer: int, scorer: int) -> None:
     table.save(update_fields=["first_dealer", "scorer"])
 
 
-def _require_previous_closed(round_: Round, action: str) -> None:
-    """Rounds run in order: round N may be drawn (``action="draw"``) or started
-    (``"start"``) only when every earlier round is closed (the draw of N uses the meetings
-    of N-1, so it must see N-1 complete), which also means at most one round runs at a
-    time.  Raises ``ValidationError`` naming the first round still open."""
-    open_before = (
+def first_open_round_before(round_: Round) -> Round | None:
+    """The first round before ``round_`` that is not closed, or None (one query)."""
+    return (
         Round.objects.filter(tournament_id=round_.tournament_id, number__lt=round_.number)
         .exclude(status=Round.Status.CLOSED)
         .order_by("number")
         .first()
     )
+
+
+def _require_previous_closed(round_: Round, action: str) -> None:
+    """Rounds run in order: round N may be drawn (``action="draw"``) or started
+    (``"start"``) only when every earlier round is closed (the draw of N uses the meetings
+    of N-1, so it must see N-1 complete), which also means at most one round runs at a
+    time.  Raises ``ValidationError`` naming the first round still open."""
+    open_before = first_open_round_before(round_)
     if open_before is None:
         return
     if action == "draw":
