@@ -10,7 +10,7 @@ from functools import cached_property
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -112,7 +112,10 @@ class Tournament(models.Model):
 
 
 class Player(models.Model):
-    """A person who plays, reused by name and club for every tournament they enter.
+    """A person who plays, reused by name and club for every tournament they enter (and
+    chosen by type-ahead at registration, so a series recognises them across evenings).
+    ``year_of_birth`` is optional.  Two records of one person are merged by
+    :func:`tournament.services.merge_players`.
 
     Whether the name may appear publicly is decided per tournament by
     :attr:`Registration.consent_public` (FIELD-NOTES: players must consent, and consent is
@@ -122,6 +125,13 @@ class Player(models.Model):
     first_name = models.CharField(_("Vorname"), max_length=100)
     last_name = models.CharField(_("Nachname"), max_length=100)
     club = models.CharField(_("Verein"), max_length=200, blank=True)
+    year_of_birth = models.PositiveSmallIntegerField(
+        _("Geburtsjahr"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1900), MaxValueValidator(2100)],
+        help_text=_("Freiwillig; für Wertungen nach Alter (z. B. Jugend)."),
+    )
     last_consent_public = models.BooleanField(
         _("Zuletzt gegebene Zustimmung (nur zum Vorbelegen)"),
         default=False,
@@ -308,3 +318,101 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} / {self.position}: {self.registration}"
+
+
+def parse_placement_points(text: str) -> list[int]:
+    """The placement points table of a series as typed ("25,20,16,13,11"): points for
+    1st, 2nd, … place, whole numbers ≥ 0, comma- or space-separated, at most 200 places,
+    never rising.  Raises ``ValidationError`` (German, naming the table) otherwise."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    if not parts:
+        raise ValidationError(_("Bitte Punkte je Platz angeben, z. B. 25,20,16,13,11."))
+    if len(parts) > 200:
+        raise ValidationError(_("Höchstens 200 Plätze in der Punktetabelle."))
+    values = []
+    for position, part in enumerate(parts, start=1):
+        part = part.strip()
+        if not (part.isascii() and part.isdigit()) or int(part) > 10_000:
+            raise ValidationError(
+                _("Platz %(n)s: „%(v)s“ ist keine ganze Zahl von 0 bis 10000.")
+                % {"n": position, "v": part[:20]}
+            )
+        values.append(int(part))
+    if any(b > a for a, b in zip(values, values[1:], strict=False)):
+        raise ValidationError(_("Die Punkte dürfen mit schlechterem Platz nicht steigen."))
+    return values
+
+
+def validate_placement_points(value: str) -> None:
+    """Field validator: an empty table or one :func:`parse_placement_points` accepts."""
+    if value.strip():
+        parse_placement_points(value)
+
+
+class Series(models.Model):
+    """A series of evenings ("Serie", "Cup", "Binokel-Triathlon"; FIELD-NOTES "The
+    event"): several tournaments ranked together, each keeping its own frozen ruleset.
+
+    The rule is data.  ``counting``: an evening gives its point total (``points``) or
+    placement points from ``placement_points`` by the player's place that evening
+    (``placement``; "25,20,16,…" for 1st, 2nd, 3rd …; places beyond the table give 0).
+    ``best_of``: only a player's best N evenings count (empty: all).  ``min_evenings``:
+    only players who played at least K evenings are ranked (empty: all evenings).
+    Standings are computed from the results on every request
+    (:func:`scoring.series.series_standings`), so a rule change recomputes them."""
+
+    class Counting(models.TextChoices):
+        POINTS = "points", _("Punkte aller gewerteten Abende addieren")
+        PLACEMENT = "placement", _("Platzierungspunkte je Abend (Tabelle)")
+
+    name = models.CharField(_("Name"), max_length=200)
+    season = models.CharField(_("Saison"), max_length=40, help_text=_("z. B. 2026 oder 2026/27"))
+    tournaments = models.ManyToManyField(
+        Tournament, related_name="series", blank=True, verbose_name=_("Turniere (Abende)")
+    )
+    counting = models.CharField(
+        _("Wertung"), max_length=10, choices=Counting, default=Counting.POINTS
+    )
+    placement_points = models.CharField(
+        _("Punkte je Platz"),
+        max_length=1000,
+        blank=True,
+        validators=[validate_placement_points],
+        help_text=_("Für die Platzierungswertung: 1. Platz, 2. Platz, … z. B. 25,20,16,13,11"),
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("Nur die besten N Abende zählen"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Leer: alle Abende zählen."),
+    )
+    min_evenings = models.PositiveSmallIntegerField(
+        _("Gewertet ab K gespielten Abenden"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Leer: nur wer an allen Abenden gespielt hat, erhält einen Platz."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # rule changes keep the earlier rule (who changed it, when)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-season", "name"]
+        verbose_name = _("Serie")
+        verbose_name_plural = _("Serien")
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(counting="placement") | ~models.Q(placement_points=""),
+                name="series_placement_needs_table",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.season})"
+
+    @property
+    def placement_table(self) -> list[int]:
+        """``placement_points`` as numbers (``[]`` when empty)."""
+        return parse_placement_points(self.placement_points) if self.placement_points else []

@@ -19,7 +19,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
@@ -385,12 +385,17 @@ def register_player(
     consent_public: bool = False,
     start_number: int | None = None,
     first_round: int = 1,
+    year_of_birth: int | None = None,
+    player_id: int | None = None,
 ) -> Registration:
-    """Register a player by name, reusing an existing player with the same name and club.
-    ``consent_public`` holds for this registration only (see :func:`register`).
+    """Register a player: the one chosen by type-ahead (``player_id``, see
+    :func:`search_players`), else an existing player with the same name and club (and the
+    same ``year_of_birth`` where both are known), else a new one.  A year of birth given
+    for a player without one is stored on the player.  ``consent_public`` holds for this
+    registration only (see :func:`register`).
 
     Raises ``ValidationError`` (by field) when the start number is taken, the player is
-    already registered, or ``first_round`` is not a round of the tournament.
+    already registered or unknown, or ``first_round`` is not a round of the tournament.
     """
     if not 1 <= first_round <= tournament.rounds:
         raise ValidationError({"first_round": _("Diese Runde gibt es nicht.")})
@@ -399,15 +404,104 @@ def register_player(
         and tournament.registrations.filter(start_number=start_number).exists()
     ):
         raise ValidationError({"start_number": _("Diese Startnummer ist schon vergeben.")})
-    player, created = Player.objects.get_or_create(
-        first_name=first_name.strip(),
-        last_name=last_name.strip(),
-        club=club.strip(),
-        defaults={"last_consent_public": consent_public},
-    )
+    if player_id is not None:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise ValidationError(
+                {"last_name": _("Der gewählte Spieler existiert nicht mehr; bitte neu suchen.")}
+            )
+    else:
+        same = Player.objects.filter(
+            first_name=first_name.strip(), last_name=last_name.strip(), club=club.strip()
+        ).order_by("pk")
+        if year_of_birth is not None:
+            same = same.filter(Q(year_of_birth=year_of_birth) | Q(year_of_birth__isnull=True))
+        player = same.first() or Player.objects.create(
+            first_name=first_name.strip(),
+            last_name=last_name.strip(),
+            club=club.strip(),
+            year_of_birth=year_of_birth,
+            last_consent_public=consent_public,
+        )
+    if year_of_birth is not None and player.year_of_birth is None:
+        player.year_of_birth = year_of_birth
+        player.save(update_fields=["year_of_birth"])
     if tournament.registrations.filter(player=player).exists():
         raise ValidationError({"last_name": _("Dieser Spieler ist schon angemeldet.")})
     return register(tournament, player, start_number, first_round, consent_public=consent_public)
+
+
+#: Most players the registration type-ahead lists.
+SEARCH_LIMIT = 10
+
+
+def search_players(text: str, limit: int = SEARCH_LIMIT) -> list[Player]:
+    """Players whose last name, first name or "first last" starts with ``text`` (case
+    does not matter; at least 2 characters, else ``[]``), for the registration
+    type-ahead; each with ``tournaments`` (how many tournaments they entered, the busiest
+    first) so the door sees who is a regular.  One query."""
+    text = " ".join(text.split())[:100]
+    if len(text) < 2:
+        return []
+    first, _sep, rest = text.partition(" ")
+    match = Q(last_name__istartswith=text) | Q(first_name__istartswith=text)
+    if rest:
+        match |= Q(first_name__istartswith=first, last_name__istartswith=rest)
+        match |= Q(last_name__istartswith=first, first_name__istartswith=rest)
+    return list(
+        Player.objects.filter(match)
+        .annotate(tournaments=Count("registrations"))
+        .order_by("-tournaments", "last_name", "first_name", "pk")[:limit]
+    )
+
+
+@transaction.atomic
+def merge_players(keep: Player, duplicate: Player, user=None) -> Player:
+    """Merge two records of one person (director): every registration of ``duplicate``
+    moves to ``keep``, which takes over a year of birth it lacks; then ``duplicate`` is
+    deleted.  Nothing is lost: each moved registration and the deletion are in the history
+    (django-simple-history) with the reason "Zusammengeführt …", by ``user``.
+
+    Raises ``ValidationError`` when both are the same record or both are registered in one
+    tournament (two start numbers of one person: withdraw one there first)."""
+    if keep.pk == duplicate.pk:
+        raise ValidationError(_("Bitte zwei verschiedene Spieler wählen."))
+    both = (
+        Tournament.objects.filter(registrations__player=keep)
+        .filter(registrations__player=duplicate)
+        .order_by("date")
+    )
+    clash = [str(t) for t in both]
+    if clash:
+        raise ValidationError(
+            _(
+                "%(a)s und %(b)s spielen beide in %(t)s; dieselbe Person kann dort nicht "
+                "zweimal gemeldet sein. Zusammenführen nicht möglich."
+            )
+            % {"a": keep, "b": duplicate, "t": ", ".join(clash)}
+        )
+    reason = _("Zusammengeführt: Spieler %(old)s (%(name)s) in Spieler %(new)s") % {
+        "old": duplicate.pk,
+        "name": duplicate,
+        "new": keep.pk,
+    }
+
+    def mark(instance) -> None:
+        instance._change_reason = reason
+        if user is not None:
+            instance._history_user = user
+
+    for registration in Registration.objects.select_for_update().filter(player=duplicate):
+        registration.player = keep
+        mark(registration)
+        registration.save(update_fields=["player"])
+    if keep.year_of_birth is None and duplicate.year_of_birth is not None:
+        keep.year_of_birth = duplicate.year_of_birth
+        mark(keep)
+        keep.save(update_fields=["year_of_birth"])
+    mark(duplicate)
+    duplicate.delete()
+    return keep
 
 
 def withdraw(registration: Registration) -> None:

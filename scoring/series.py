@@ -1,0 +1,262 @@
+"""Series standings: several evenings (tournaments) ranked together by the series' rule.
+
+Reads the results of all the series' evenings in a fixed number of queries whatever the
+number of evenings and players (one aggregate over :class:`scoring.models.SeatScore`, one
+over round totals, one for the registrations, one for the evenings), and works out each
+evening's final totals and places the way :func:`scoring.selectors.standings` does (missed
+rounds count 0; the tournament's ``missed_rounds`` setting; equal points share a place).
+
+Decisions (documented in the README, "Serien"):
+
+- Only a **finished** evening counts (every round closed): its final standings are the
+  ones that count.  An evening still running, or not yet played, is shown in the header as
+  "läuft noch" and gives nobody points yet, so the series standings are provisional.
+- "All evenings" eligibility means all *finished* evenings, so mid-season the page shows
+  the standings so far.
+- Players below the eligibility are **listed without a place** below the ranked ones
+  ("zu wenige Abende"), so a player sees what is missing.
+- A player's name appears only if they consented at every evening they played; otherwise
+  the row shows their start numbers (consent is given per event).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+
+from tournament.models import Registration, Round, Series, Tournament
+
+from .models import RoundTotal, SeatScore
+
+
+@dataclass
+class Evening:
+    """One tournament of the series: ``number`` (1-based, by date) and whether it is
+    ``finished`` (all rounds closed; only then it counts)."""
+
+    tournament: Tournament
+    number: int
+    finished: bool
+
+
+@dataclass
+class EveningCell:
+    """A player's result at one evening.  ``points``: their total there (game points;
+    ``None``: did not play, or the evening is not finished); ``place``: their place that
+    evening (``None`` without one); ``value``: what the evening gives in the series
+    (``points``, or the placement points for ``place``); ``counted``: whether it is in the
+    series total (a played evening that is not counted is struck out, best N of M);
+    ``start_number`` there."""
+
+    points: int | None = None
+    place: int | None = None
+    value: int | None = None
+    counted: bool = False
+    start_number: int | None = None
+
+    @property
+    def played(self) -> bool:
+        return self.value is not None
+
+    @property
+    def struck(self) -> bool:
+        """Played, but not among the evenings that count."""
+        return self.played and not self.counted
+
+
+@dataclass
+class SeriesRow:
+    """One line of the series standings: ``rank`` shared on equal totals (``None`` for a
+    player below the eligibility: listed, unranked); ``total`` is the sum of the counted
+    evenings' values; ``played`` counts the finished evenings played.  ``name``/``club``
+    are empty when the player did not consent at every evening played (``public`` false);
+    ``start_numbers`` then identify them."""
+
+    rank: int | None
+    player_id: int
+    name: str
+    club: str
+    evenings: list[EveningCell]
+    total: int
+    played: int
+    eligible: bool
+    public: bool = True
+    start_numbers: list[int] = field(default_factory=list)
+    sort_name: tuple = ()
+
+
+@dataclass
+class SeriesStandings:
+    """The series' ``evenings`` (by date), the ``rows`` (ranked first), ``required`` (the
+    number of evenings a player needs for a place) and ``provisional`` (some evening is
+    not finished yet)."""
+
+    series: Series
+    evenings: list[Evening]
+    rows: list[SeriesRow]
+    required: int
+    provisional: bool
+
+
+def _places(totals: dict[int, int]) -> dict[int, int]:
+    """Places for ``{registration: total}``: higher first, equal totals share a place."""
+    places: dict[int, int] = {}
+    place, previous = 0, None
+    for ranked, (reg, total) in enumerate(
+        sorted(totals.items(), key=lambda item: -item[1]), start=1
+    ):
+        if previous is None or total != previous:
+            place = ranked
+        places[reg], previous = place, total
+    return places
+
+
+def series_standings(series: Series, public: bool = True) -> SeriesStandings:
+    """The standings of ``series`` under its rule (:class:`tournament.models.Series`):
+    each finished evening gives a player their point total (``counting="points"``) or the
+    placement points for their place there (``"placement"``; places beyond the table
+    give 0); with ``best_of`` only the best N evenings count (the others are struck out;
+    of equal values the earlier evening counts); players with fewer than ``min_evenings``
+    (empty: all finished evenings) are listed without a place.  Equal totals share a place
+    (FIELD-NOTES: no tie-break).  ``public``: names only with consent at every evening
+    played.  Four queries, whatever the number of evenings and players."""
+    tournaments = list(
+        series.tournaments.annotate(
+            open_rounds=Count("round_set", filter=~Q(round_set__status=Round.Status.CLOSED)),
+            closed_rounds=Count("round_set", filter=Q(round_set__status=Round.Status.CLOSED)),
+        ).order_by("date", "pk")
+    )
+    evenings = [
+        Evening(t, n, t.open_rounds == 0 and t.closed_rounds >= t.rounds)
+        for n, t in enumerate(tournaments, start=1)
+    ]
+    finished = {e.tournament.pk: e for e in evenings if e.finished}
+    per_round: dict[int, dict[int, int]] = defaultdict(dict)  # registration -> round -> pts
+    for row in (
+        SeatScore.objects.filter(tournament_id__in=list(finished))
+        .values("registration_id", "round_number")
+        .annotate(points=Sum("points"))
+        .order_by()
+    ):
+        per_round[row["registration_id"]][row["round_number"]] = row["points"]
+    for reg, number, points in RoundTotal.objects.filter(
+        round__tournament_id__in=list(finished)
+    ).values_list("registration_id", "round__number", "points"):
+        per_round[reg][number] = points
+    registrations = Registration.objects.filter(tournament_id__in=list(finished)).values_list(
+        "pk",
+        "tournament_id",
+        "player_id",
+        "start_number",
+        "first_round",
+        "withdrawn_after_round",
+        "consent_public",
+        "player__first_name",
+        "player__last_name",
+        "player__club",
+    )
+
+    # evening totals and places, as the tournament's own standings count them
+    totals: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> reg -> total
+    placed: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> reg -> total
+    people: dict[int, dict] = {}
+    entries: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)  # player -> t -> reg
+    for reg, t_id, player, number, first, last, consent, fn, ln, club in registrations:
+        tournament = finished[t_id].tournament
+        rounds = per_round.get(reg, {})
+        missed = any(
+            n not in rounds and (n < first or (last is not None and n > last))
+            for n in range(1, tournament.rounds + 1)
+        )
+        policy = tournament.missed_rounds
+        if missed and policy == Tournament.MissedRounds.EXCLUDED:
+            continue
+        totals[t_id][reg] = sum(rounds.values())
+        if not (missed and policy == Tournament.MissedRounds.UNPLACED):
+            placed[t_id][reg] = totals[t_id][reg]
+        person = people.setdefault(
+            player, {"name": f"{fn} {ln}", "club": club, "consent": True, "sort": (ln, fn)}
+        )
+        person["consent"] = person["consent"] and consent
+        entries[player][t_id] = (reg, number)
+    places = {t_id: _places(regs) for t_id, regs in placed.items()}
+
+    table = series.placement_table
+    required = series.min_evenings or len(finished)
+    rows: list[SeriesRow] = []
+    for player, person in people.items():
+        cells = []
+        for evening in evenings:
+            t_id = evening.tournament.pk
+            if t_id not in entries[player]:
+                cells.append(EveningCell())
+                continue
+            reg, number = entries[player][t_id]
+            place = places.get(t_id, {}).get(reg)
+            points = totals[t_id][reg]
+            if series.counting == Series.Counting.PLACEMENT:
+                value = table[place - 1] if place is not None and place <= len(table) else 0
+            else:
+                value = points
+            cells.append(EveningCell(points, place, value, True, number))
+        played = [c for c in cells if c.played]
+        if series.best_of is not None and len(played) > series.best_of:
+            # stable sort: of equal values the earlier evening counts
+            for cell in sorted(played, key=lambda c: -c.value)[series.best_of :]:
+                cell.counted = False
+        show = person["consent"] or not public
+        rows.append(
+            SeriesRow(
+                rank=0,
+                player_id=player,
+                name=person["name"] if show else "",
+                club=person["club"] if show else "",
+                evenings=cells,
+                total=sum(c.value for c in played if c.counted),
+                played=len(played),
+                eligible=len(played) >= required,
+                public=show,
+                start_numbers=[c.start_number for c in played],
+                sort_name=person["sort"],
+            )
+        )
+    rows.sort(key=lambda r: (not r.eligible, -r.total, r.sort_name, r.player_id))
+    place, previous = 0, None
+    for ranked, row in enumerate(rows, start=1):
+        if not row.eligible:
+            row.rank = None
+            continue
+        if previous is None or row.total != previous:
+            place = ranked
+        row.rank, previous = place, row.total
+    return SeriesStandings(
+        series=series,
+        evenings=evenings,
+        rows=rows,
+        required=required,
+        provisional=len(finished) < len(evenings),
+    )
+
+
+def series_values(standings: SeriesStandings) -> list[list]:
+    """The standings as rows of cells for :mod:`scoring.exports` (a header row first):
+    place, name, club, per evening the value (struck-out evenings in parentheses, as text),
+    evenings played, total.  Players without consent: their start numbers instead of a
+    name."""
+    from django.utils.translation import gettext as _
+
+    header = [_("Platz"), _("Name"), _("Verein")]
+    header += [_("Abend %(n)s") % {"n": e.number} for e in standings.evenings]
+    header += [_("Abende"), _("Gesamt")]
+    out: list[list] = [header]
+    for row in standings.rows:
+        name = row.name or _("Startnummern %(n)s") % {
+            "n": ", ".join(str(n) for n in row.start_numbers)
+        }
+        cells = [
+            (f"({c.value})" if c.struck else c.value) if c.played else None for c in row.evenings
+        ]
+        out.append([row.rank, name, row.club, *cells, row.played, row.total])
+    return out

@@ -1,0 +1,237 @@
+"""Series over several evenings: each rule (all evenings, best N of M, placement table,
+eligibility), shared places, unfinished evenings, consent, constant queries; the player
+type-ahead and merging two records of one person."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scoring import selectors, services
+from scoring.models import RoundTotal
+from scoring.series import series_standings, series_values
+from tournament import services as tournament_services
+from tournament.models import Player, Registration, Round, Series, Tournament
+from tournament.series import save_series
+
+pytestmark = pytest.mark.django_db
+
+
+def evening(day: int, results: dict, *, finished: bool = True, consent: bool = True, **kw):
+    """A one-round tournament typed from paper sheets: ``results`` maps players to their
+    points; the round is closed when ``finished``."""
+    tournament = tournament_services.create_tournament(
+        name=f"Abend {day}",
+        date=date(2026, 1, day),
+        rounds=1,
+        entry_mode=Tournament.EntryMode.TOTALS,
+        **kw,
+    )
+    round_ = tournament.round_set.get()
+    for player, points in results.items():
+        reg = tournament_services.register(tournament, player, consent_public=consent)
+        RoundTotal.objects.create(round=round_, registration=reg, points=points)
+    if finished:
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
+    return tournament
+
+
+@pytest.fixture
+def players():
+    return [
+        Player.objects.create(first_name=n, last_name=f"Spieler{n}", club="TSV")
+        for n in ("Anna", "Bert", "Carl", "Dora")
+    ]
+
+
+def ranking(standings):
+    return [(r.rank, r.name.split()[0], r.total) for r in standings.rows]
+
+
+def test_sum_of_all_evenings_shares_places_on_ties(players):
+    a, b, c, d = players
+    t1 = evening(1, {a: 500, b: 300, c: 400, d: 100})
+    t2 = evening(2, {a: 100, b: 300, c: 200, d: 50})
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
+    s = series_standings(series)
+    assert ranking(s) == [(1, "Anna", 600), (1, "Bert", 600), (1, "Carl", 600), (4, "Dora", 150)]
+    assert [c.points for c in s.rows[0].evenings] == [500, 100]
+    assert all(c.counted for r in s.rows for c in r.evenings)
+    assert not s.provisional and s.required == 2
+
+
+def test_best_n_of_m_strikes_out_the_weakest_evening(players):
+    a, b, c, _d = players
+    t1 = evening(1, {a: 500, b: 300, c: 100})
+    t2 = evening(2, {a: -200, b: 300, c: 900})
+    t3 = evening(3, {a: 400, b: 300, c: 100})
+    series = save_series(name="Meisterschaft", season="2026", tournaments=[t1, t2, t3], best_of=2)
+    s = series_standings(series)
+    assert ranking(s) == [(1, "Carl", 1000), (2, "Anna", 900), (3, "Bert", 600)]
+    carl, anna, bert = s.rows
+    assert [cell.struck for cell in anna.evenings] == [False, True, False]
+    # equal values: the earlier evenings count, the last is struck out
+    assert [cell.struck for cell in bert.evenings] == [False, False, True]
+    assert [cell.counted for cell in carl.evenings] == [True, True, False]
+
+
+def test_placement_points_table_with_shared_evening_places(players):
+    a, b, c, d = players
+    t1 = evening(1, {a: 500, b: 500, c: 400, d: 100})  # Anna and Bert share 1st
+    t2 = evening(2, {a: 100, b: 300, c: 200, d: 50})
+    series = save_series(
+        name="Triathlon",
+        season="2026",
+        tournaments=[t1, t2],
+        counting=Series.Counting.PLACEMENT,
+        placement_points="25, 20,16",
+    )
+    assert series.placement_points == "25,20,16"
+    s = series_standings(series)
+    # Anna 25 + 16, Bert 25 + 25, Carl (3rd) 16 + 20, Dora (4th: beyond the table) 0 + 0
+    assert ranking(s) == [(1, "Bert", 50), (2, "Anna", 41), (3, "Carl", 36), (4, "Dora", 0)]
+    bert = s.rows[0]
+    assert [(c.place, c.value) for c in bert.evenings] == [(1, 25), (1, 25)]
+
+
+def test_eligibility_all_evenings_and_at_least_k(players):
+    a, b, c, _d = players
+    t1 = evening(1, {a: 100, b: 900, c: 50})
+    t2 = evening(2, {a: 100, c: 60})
+    t3 = evening(3, {a: 100, b: 900})
+    series = save_series(name="Triathlon", season="2026", tournaments=[t1, t2, t3])
+    s = series_standings(series)
+    # only Anna played all three; the others are listed below without a place
+    assert ranking(s) == [(1, "Anna", 300), (None, "Bert", 1800), (None, "Carl", 110)]
+    assert [r.eligible for r in s.rows] == [True, False, False]
+    series = save_series(
+        series, name="Triathlon", season="2026", tournaments=[t1, t2, t3], min_evenings=2
+    )
+    s = series_standings(series)
+    assert ranking(s) == [(1, "Bert", 1800), (2, "Anna", 300), (3, "Carl", 110)]
+
+
+def test_a_running_evening_does_not_count_yet(players):
+    a, b, _c, _d = players
+    t1 = evening(1, {a: 100, b: 200})
+    t2 = evening(2, {a: 900, b: 0}, finished=False)
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
+    s = series_standings(series)
+    assert s.provisional
+    assert [e.finished for e in s.evenings] == [True, False]
+    assert ranking(s) == [(1, "Bert", 200), (2, "Anna", 100)]
+    assert s.rows[0].evenings[1].points is None
+
+
+def test_name_only_with_consent_at_every_evening(players):
+    a, b, _c, _d = players
+    t1 = evening(1, {a: 100, b: 200})
+    t2 = evening(2, {a: 100}, consent=False)
+    t2_reg = Registration.objects.get(tournament=t2, player=a)
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2], min_evenings=1)
+    rows = {r.player_id: r for r in series_standings(series).rows}
+    assert rows[a.pk].name == "" and rows[a.pk].start_numbers == [1, t2_reg.start_number]
+    assert rows[b.pk].name == "Bert SpielerBert"
+    director_rows = {r.player_id: r for r in series_standings(series, public=False).rows}
+    assert director_rows[a.pk].name == "Anna SpielerAnna"
+    values = series_values(series_standings(series))
+    assert values[0][:3] == ["Platz", "Name", "Verein"]
+    assert "Startnummern 1, 1" in [row[1] for row in values]
+
+
+def test_rule_change_recomputes_and_keeps_the_old_rule_in_history(players):
+    a, b, _c, _d = players
+    t1 = evening(1, {a: 500, b: 100})
+    t2 = evening(2, {a: 0, b: 300})
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
+    assert ranking(series_standings(series))[0] == (1, "Anna", 500)
+    save_series(
+        series,
+        name="Cup",
+        season="2026",
+        tournaments=[t1, t2],
+        counting=Series.Counting.PLACEMENT,
+        placement_points="10,5",
+    )
+    assert ranking(series_standings(series)) == [(1, "Anna", 15), (1, "Bert", 15)]
+    assert [h.counting for h in series.history.order_by("history_date")] == ["points", "placement"]
+
+
+def test_series_rule_errors_name_the_field(players):
+    t1 = evening(1, {players[0]: 1})
+    with pytest.raises(ValidationError) as exc:
+        save_series(name="X", season="1", tournaments=[t1], counting="placement")
+    assert "placement_points" in exc.value.message_dict
+    with pytest.raises(ValidationError) as exc:
+        save_series(
+            name="X",
+            season="1",
+            tournaments=[t1],
+            placement_points="10,20",
+            best_of=2,
+            min_evenings=3,
+        )
+    assert set(exc.value.message_dict) == {"placement_points", "best_of", "min_evenings"}
+    assert "steigen" in exc.value.message_dict["placement_points"][0]
+    with pytest.raises(ValidationError) as exc:
+        save_series(
+            name="X", season="1", tournaments=[t1], counting="placement", placement_points="25,x"
+        )
+    assert "Platz 2" in exc.value.message_dict["placement_points"][0]
+
+
+def test_evening_places_match_the_tournament_standings(clerk):
+    """The series works out each evening's places itself (constant queries); they must be
+    the places of the tournament's own standings, missed rounds included."""
+    call_command(
+        "generate_tournament",
+        players=10,
+        rounds=2,
+        games=3,
+        last_round=1.0,
+        seed=5,
+        stdout=open("/dev/null", "w"),
+    )
+    tournament = Tournament.objects.get()
+    Registration.objects.filter(tournament=tournament, start_number=4).update(first_round=2)
+    services.close_round(tournament.round_set.get(number=2), reason="Test")
+    for policy in Tournament.MissedRounds.values:
+        Tournament.objects.filter(pk=tournament.pk).update(missed_rounds=policy)
+        tournament.refresh_from_db()
+        series = save_series(name="S", season="1", tournaments=[tournament], min_evenings=1)
+        expected = {r.registration_id: (r.rank, r.total) for r in selectors.standings(tournament)}
+        regs = dict(
+            Registration.objects.filter(tournament=tournament).values_list("player_id", "pk")
+        )
+        got = {
+            regs[r.player_id]: (r.evenings[0].place, r.evenings[0].points)
+            for r in series_standings(series).rows
+        }
+        assert got == expected, policy
+
+
+def test_series_standings_queries_are_constant(players):
+    def build(evenings: int, per_evening: int):
+        people = [
+            Player.objects.create(first_name=f"V{i}", last_name=f"N{i}") for i in range(per_evening)
+        ]
+        ts = [
+            evening(day, {p: i * 10 + day for i, p in enumerate(people)})
+            for day in range(1, evenings + 1)
+        ]
+        return save_series(name=f"S{evenings}", season="1", tournaments=ts)
+
+    small, large = build(2, 3), build(5, 20)
+    counts = []
+    for series in (small, large):
+        series = Series.objects.get(pk=series.pk)
+        with CaptureQueriesContext(connection) as ctx:
+            standings = series_standings(series)
+        counts.append(len(ctx.captured_queries))
+        assert standings.rows
+    assert counts[0] == counts[1] == 4
