@@ -235,3 +235,74 @@ def test_series_standings_queries_are_constant(players):
         counts.append(len(ctx.captured_queries))
         assert standings.rows
     assert counts[0] == counts[1] == 4
+
+
+# --------------------------------------------------------------------------- players
+
+
+def test_merge_moves_registrations_and_keeps_history(players, director):
+    a, b, _c, _d = players
+    typo = Player.objects.create(
+        first_name="Ana", last_name="SpielerAnna", club="TSV", year_of_birth=1961
+    )
+    t1 = evening(1, {a: 100, b: 50})
+    t2 = evening(2, {typo: 300, b: 50})
+    typo_id = typo.pk
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
+    assert [r.name for r in series_standings(series).rows if r.rank] == ["Bert SpielerBert"]
+
+    tournament_services.merge_players(a, typo, user=director)
+
+    assert not Player.objects.filter(pk=typo_id).exists()
+    reg = Registration.objects.get(tournament=t2, start_number=1)
+    assert reg.player == a
+    a.refresh_from_db()
+    assert a.year_of_birth == 1961  # taken over from the merged record
+    moved = reg.history.latest()
+    assert moved.history_change_reason.startswith("Zusammengeführt")
+    assert moved.history_user == director
+    assert moved.prev_record.player_id == typo_id  # the earlier owner stays visible
+    deleted = Player.history.filter(id=typo_id).latest()
+    assert deleted.history_type == "-" and deleted.first_name == "Ana"
+    # the person is now recognised at both evenings
+    assert ranking(series_standings(series))[0] == (1, "Anna", 400)
+
+
+def test_merge_refuses_two_records_in_the_same_tournament(players):
+    a, b, _c, _d = players
+    t1 = evening(1, {a: 100, b: 50})
+    with pytest.raises(ValidationError) as exc:
+        tournament_services.merge_players(a, b)
+    assert "Abend 1" in exc.value.messages[0] and "nicht möglich" in exc.value.messages[0]
+    assert Registration.objects.filter(tournament=t1).count() == 2
+    with pytest.raises(ValidationError):
+        tournament_services.merge_players(a, a)
+
+
+def test_search_players_by_name_parts_regulars_first(players):
+    a, b, _c, _d = players
+    evening(1, {b: 1})
+    assert tournament_services.search_players("s") == []
+    found = tournament_services.search_players("spieler")
+    assert found[0] == b and found[0].tournaments == 1 and len(found) == 4
+    assert tournament_services.search_players("anna spie") == [a]
+    assert tournament_services.search_players("SpielerAnna anna") == [a]
+
+
+def test_register_player_reuses_the_chosen_player_and_stores_the_year(players):
+    a = players[0]
+    t = evening(1, {})
+    reg = tournament_services.register_player(
+        t, first_name="", last_name="", player_id=a.pk, year_of_birth=1970
+    )
+    assert reg.player == a
+    a.refresh_from_db()
+    assert a.year_of_birth == 1970
+    with pytest.raises(ValidationError) as exc:
+        tournament_services.register_player(t, first_name="x", last_name="y", player_id=99999)
+    assert "last_name" in exc.value.message_dict
+    # same name and club but another year of birth: another person
+    other = tournament_services.register_player(
+        t, first_name="Anna", last_name="SpielerAnna", club="TSV", year_of_birth=1990
+    )
+    assert other.player != a
