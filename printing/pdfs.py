@@ -7,8 +7,9 @@ from __future__ import annotations
 from django.utils import timezone, translation
 
 from scoring.qr import qr_data_uri
+from scoring.series import series_standings
 from scoring.services import forced_close_notes, seating_short
-from tournament.models import Round, Tournament
+from tournament.models import Round, Series, Tournament
 
 from . import documents, handout
 from .render import render_pdf, render_pdf_in_parts, split_into_parts
@@ -127,5 +128,21 @@ def poster_pdf(tournament: Tournament, standings_address: str) -> bytes:
             "printed_at": timezone.localtime(),
             "standings_address": standings_address,
             "qr_uri": qr_data_uri(standings_address),
+        },
+    )
+
+
+def series_results_pdf(series: Series) -> bytes:
+    """The results list of a series (:func:`scoring.series.series_standings`, public:
+    names only with consent at every evening): places, each evening's value (struck-out
+    ones in parentheses), evenings played, total.  The table's header repeats on every
+    page."""
+    return render_pdf(
+        "printing/series_results.html",
+        {
+            "series": series,
+            "standings": series_standings(series, public=True),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
         },
     )

@@ -18,4 +18,5 @@ urlpatterns = [
     path("turnier/<int:pk>/druck/rangliste.pdf", views.results, name="results"),
     path("turnier/<int:pk>/druck/regeln.pdf", views.rules, name="rules"),
     path("turnier/<int:pk>/druck/aushang.pdf", views.poster, name="poster"),
+    path("serie/<int:pk>/druck/rangliste.pdf", views.series_results, name="series_results"),
 ]

@@ -17,9 +17,16 @@ from django.utils.translation import gettext as _
 
 from scoring.qr import standings_address
 from scoring.views import round_number_param
-from tournament.models import Round, Tournament
+from tournament.models import Round, Series, Tournament
 
-from .pdfs import poster_pdf, results_pdf, rules_pdf, score_sheets_pdf, table_plan_pdf
+from .pdfs import (
+    poster_pdf,
+    results_pdf,
+    rules_pdf,
+    score_sheets_pdf,
+    series_results_pdf,
+    table_plan_pdf,
+)
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
@@ -88,3 +95,9 @@ def poster(request: HttpRequest, pk: int) -> HttpResponse:
     """A4 poster with the standings address as a QR code, for the door and the tables."""
     tournament = get_object_or_404(Tournament, pk=pk)
     return _pdf(poster_pdf(tournament, standings_address(pk, request)), "aushang-rangliste.pdf")
+
+
+def series_results(request: HttpRequest, pk: int) -> HttpResponse:
+    """The results list of a series (public: names only with consent)."""
+    series = get_object_or_404(Series, pk=pk)
+    return _pdf(series_results_pdf(series), f"serie-{series.pk}.pdf")

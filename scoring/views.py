@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import services as tournament_services
 from tournament.backup import last_automatic_backup
-from tournament.models import Round, Table, Tournament
+from tournament.models import Round, Series, Table, Tournament
 
 from . import exports, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
@@ -37,8 +37,12 @@ HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The list of tournaments."""
-    return render(request, "home.html", {"tournaments": Tournament.objects.all()})
+    """The list of tournaments and series."""
+    return render(
+        request,
+        "home.html",
+        {"tournaments": Tournament.objects.all(), "series_list": Series.objects.all()},
+    )
 
 
 def round_number_param(tournament: Tournament, request: HttpRequest) -> int | None:

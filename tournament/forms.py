@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import PRESETS
 from scoring.roles import CLERK_GROUP
 
-from .models import Player, Registration, Table, Tournament
+from .models import Player, Registration, Series, Table, Tournament
 
 #: Highest lost-game fee in euros the set-up form accepts; more is almost surely cents typed
 #: as euros (a club charges cents to a few euros per lost game).
@@ -140,11 +140,17 @@ class RegistrationForm(forms.ModelForm):
         label=_("Startnummer"), min_value=1, max_value=99_999, required=False
     )
     first_round = forms.IntegerField(label=_("ab Runde"), min_value=1, max_value=99, initial=1)
+    # set by the type-ahead when a known player is chosen (static/js/registration.js)
+    player_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     class Meta:
         model = Player
-        fields = ["first_name", "last_name", "club"]
-        widgets = {"first_name": forms.TextInput(attrs={"autofocus": True})}
+        fields = ["first_name", "last_name", "club", "year_of_birth"]
+        widgets = {
+            "first_name": forms.TextInput(attrs={"autofocus": True, "autocomplete": "off"}),
+            "last_name": forms.TextInput(attrs={"autocomplete": "off"}),
+            "year_of_birth": forms.NumberInput(attrs={"placeholder": "1961"}),
+        }
 
 
 class PlayerListForm(forms.Form):
@@ -222,6 +228,65 @@ class TableRolesForm(forms.Form):
         self.fields["scorer"] = forms.TypedChoiceField(
             label=_("Schreiber"), choices=players, coerce=int
         )
+
+
+class PlayerMergeForm(forms.Form):
+    """Two records of one person by their player numbers: ``keep`` stays, ``duplicate``
+    is merged into it (:func:`tournament.services.merge_players`)."""
+
+    keep = forms.IntegerField(label=_("Behalten: Spieler-Nr."), min_value=1)
+    duplicate = forms.IntegerField(label=_("Zusammenführen: Spieler-Nr."), min_value=1)
+
+    def players(self) -> tuple[Player, Player]:
+        """The two players; raises ``ValidationError`` naming the field of an unknown
+        number."""
+        found = Player.objects.in_bulk([self.cleaned_data["keep"], self.cleaned_data["duplicate"]])
+        errors = {
+            name: [_("Spieler-Nr. %(n)s gibt es nicht.") % {"n": self.cleaned_data[name]}]
+            for name in ("keep", "duplicate")
+            if self.cleaned_data[name] not in found
+        }
+        if errors:
+            raise forms.ValidationError(errors)
+        return found[self.cleaned_data["keep"]], found[self.cleaned_data["duplicate"]]
+
+
+class SeriesForm(forms.Form):
+    """A series: name, season, the evenings (tournaments) and the rule; checked by
+    :func:`tournament.series.save_series`."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    season = forms.CharField(
+        label=_("Saison"), max_length=40, help_text=_("z. B. 2026 oder 2026/27")
+    )
+    tournaments = forms.ModelMultipleChoiceField(
+        label=_("Turniere (Abende)"),
+        queryset=Tournament.objects.order_by("-date", "name"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Jedes Turnier behält sein eigenes eingefrorenes Regelwerk."),
+    )
+    counting = forms.ChoiceField(label=_("Wertung"), choices=Series.Counting.choices)
+    placement_points = forms.CharField(
+        label=_("Punkte je Platz"),
+        max_length=1000,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "25,20,16,13,11,10,9,8,7,6,5,4,3,2,1"}),
+        help_text=Series._meta.get_field("placement_points").help_text,
+    )
+    best_of = forms.IntegerField(
+        label=_("Nur die besten N Abende zählen"),
+        min_value=1,
+        max_value=100,
+        required=False,
+        help_text=_("Leer: alle Abende zählen."),
+    )
+    min_evenings = forms.IntegerField(
+        label=_("Platz erst ab K gespielten Abenden"),
+        min_value=1,
+        max_value=100,
+        required=False,
+        help_text=_("Leer: nur wer an allen abgeschlossenen Abenden gespielt hat."),
+    )
 
 
 class LoginForm(AuthenticationForm):

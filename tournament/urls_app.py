@@ -6,6 +6,8 @@ app_name = "tournament"
 
 urlpatterns = [
     path("turnier/neu/", views.tournament_create, name="create"),
+    path("spieler/", views.players, name="players"),
+    path("spieler/suche/", views.player_search, name="player_search"),
     path("turnier/<int:pk>/anmeldungen/", views.registrations, name="registrations"),
     path(
         "turnier/<int:pk>/anmeldungen/<int:start_number>/",

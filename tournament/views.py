@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from . import services
 from .forms import (
     PlayerListForm,
+    PlayerMergeForm,
     RegistrationEditForm,
     RegistrationForm,
     SwapForm,
@@ -260,4 +261,48 @@ def round_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
             "swap_form": swap_form,
         },
         status=status,
+    )
+
+
+@login_required
+@permission_required("tournament.change_tournament", raise_exception=True)
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Type-ahead at registration (htmx): the known players matching the typed first and
+    last name (``?first_name=…&last_name=…`` or ``?q=…``), as a list to choose from."""
+    text = request.GET.get("q") or " ".join(
+        request.GET.get(name, "") for name in ("first_name", "last_name")
+    )
+    return render(
+        request,
+        "tournament/_player_matches.html",
+        {"players": services.search_players(text[:200])},
+    )
+
+
+@login_required
+@permission_required("tournament.change_tournament", raise_exception=True)
+def players(request: HttpRequest) -> HttpResponse:
+    """Director: find players (``?q=``) and merge two records of one person."""
+    query = request.GET.get("q", "")[:200]
+    form = PlayerMergeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            keep, duplicate = form.players()
+            label = str(duplicate)
+            services.merge_players(keep, duplicate, user=request.user)
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(
+                request,
+                _("%(old)s ist jetzt mit %(new)s (Spieler-Nr. %(n)s) zusammengeführt.")
+                % {"old": label, "new": keep, "n": keep.pk},
+            )
+            return redirect(f"{request.path}?q={keep.last_name}")
+    found = services.search_players(query, limit=50) if query else []
+    return render(
+        request,
+        "tournament/players.html",
+        {"form": form, "query": query, "players": found},
+        status=422 if form.errors else 200,
     )

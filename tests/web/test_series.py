@@ -306,3 +306,138 @@ def test_register_player_reuses_the_chosen_player_and_stores_the_year(players):
         t, first_name="Anna", last_name="SpielerAnna", club="TSV", year_of_birth=1990
     )
     assert other.player != a
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def test_director_builds_a_series_and_the_public_page_shows_it(client, director, players):
+    a, b, c, _d = players
+    t1 = evening(1, {a: 500, b: 300, c: 100})
+    t2 = evening(2, {a: 100, b: 400, c: 50})
+    client.force_login(director)
+    response = client.post(
+        "/serie/neu/",
+        {
+            "name": "Winter-Cup",
+            "season": "2026",
+            "tournaments": [t1.pk, t2.pk],
+            "counting": "placement",
+            "placement_points": "10,5,5,1",
+            "best_of": "",
+            "min_evenings": "",
+        },
+    )
+    series = Series.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/serie/{series.pk}/"
+    client.logout()
+    page = client.get(f"/serie/{series.pk}/").content.decode()
+    assert "Winter-Cup" in page and "Abend 2" in page
+    # Anna 1st + 2nd = 15, Bert 2nd + 1st = 15 (a shared place), Carl 3rd twice = 10
+    assert page.index("Anna SpielerAnna") < page.index("Bert SpielerBert")
+    csv = client.get(f"/serie/{series.pk}/export.csv").content.decode()
+    assert csv.splitlines()[1:] == [
+        "1,Anna SpielerAnna,TSV,10,5,2,15",
+        "1,Bert SpielerBert,TSV,5,10,2,15",
+        "3,Carl SpielerCarl,TSV,5,5,2,10",
+    ]
+    assert client.get(f"/serie/{series.pk}/export.xlsx").status_code == 200
+    assert client.get(f"/serie/{series.pk}/export.pdf").status_code == 404
+    # a rule change by the director recomputes at once
+    client.force_login(director)
+    response = client.post(
+        f"/serie/{series.pk}/bearbeiten/",
+        {
+            "name": "Winter-Cup",
+            "season": "2026",
+            "tournaments": [t1.pk, t2.pk],
+            "counting": "points",
+        },
+    )
+    assert response.status_code == 302
+    rows = series_standings(Series.objects.get()).rows
+    assert [(r.rank, r.total) for r in rows] == [(1, 700), (2, 600), (3, 150)]
+
+
+def test_series_form_errors_are_shown_at_the_field(client, director, players):
+    t1 = evening(1, {players[0]: 1})
+    client.force_login(director)
+    response = client.post(
+        "/serie/neu/",
+        {"name": "X", "season": "1", "tournaments": [t1.pk], "counting": "points", "best_of": "3"},
+    )
+    assert response.status_code == 422
+    assert "besten 3 von 1" in response.content.decode()
+    assert not Series.objects.exists()
+
+
+def test_series_pages_for_staff_only(client, clerk, players):
+    t1 = evening(1, {players[0]: 1})
+    series = save_series(name="S", season="1", tournaments=[t1])
+    assert client.get("/serie/neu/").status_code == 302  # to the login
+    client.force_login(clerk)
+    assert client.get("/serie/neu/").status_code == 403
+    assert client.get(f"/serie/{series.pk}/bearbeiten/").status_code == 403
+    assert client.get("/spieler/suche/?q=spieler").status_code == 403
+    assert client.get("/spieler/").status_code == 403
+    assert client.get(f"/serie/{series.pk}/").status_code == 200
+
+
+def test_series_results_pdf(client, players):
+    pytest.importorskip("weasyprint")
+    t1 = evening(1, {players[0]: 100, players[1]: 50})
+    series = save_series(name="Cup", season="2026", tournaments=[t1])
+    response = client.get(f"/serie/{series.pk}/druck/rangliste.pdf")
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+
+
+def test_type_ahead_and_registration_of_the_chosen_player(client, director, players):
+    a = players[0]
+    t = evening(1, {})
+    client.force_login(director)
+    html = client.get("/spieler/suche/", {"first_name": "ann", "last_name": ""}).content.decode()
+    assert f'data-player="{a.pk}"' in html and "SpielerAnna" in html
+    assert client.get("/spieler/suche/", {"q": "x"}).content.decode().strip() == ""
+    response = client.post(
+        f"/turnier/{t.pk}/anmeldungen/",
+        {
+            "action": "one",
+            "first_name": "Anna",
+            "last_name": "SpielerAnna",
+            "club": "TSV",
+            "year_of_birth": "1961",
+            "player_id": str(a.pk),
+            "first_round": "1",
+        },
+    )
+    assert response.status_code == 302
+    assert Registration.objects.get(tournament=t).player == a
+    page = client.get(f"/turnier/{t.pk}/anmeldungen/").content.decode()
+    assert "js/registration.js" in page and 'hx-get="/spieler/suche/"' in page
+    response = client.post(
+        f"/turnier/{t.pk}/anmeldungen/",
+        {
+            "action": "one",
+            "first_name": "B",
+            "last_name": "C",
+            "year_of_birth": "1700",
+            "first_round": "1",
+        },
+    )
+    assert response.status_code == 422 and "1900" in response.content.decode()
+
+
+def test_director_merges_two_players_on_the_players_page(client, director, players):
+    a, b, _c, _d = players
+    evening(1, {a: 1})
+    evening(2, {b: 1})
+    client.force_login(director)
+    assert "SpielerAnna" in client.get("/spieler/", {"q": "spieler"}).content.decode()
+    response = client.post("/spieler/", {"keep": a.pk, "duplicate": b.pk})
+    assert response.status_code == 302
+    assert Registration.objects.filter(player=a).count() == 2
+    response = client.post("/spieler/", {"keep": a.pk, "duplicate": 99999})
+    assert response.status_code == 422 and "99999 gibt es nicht" in response.content.decode()
+    evening(3, {a: 1, players[2]: 1})
+    response = client.post("/spieler/", {"keep": a.pk, "duplicate": players[2].pk})
+    assert response.status_code == 422 and "nicht möglich" in response.content.decode()

@@ -1,0 +1,98 @@
+"""Series pages: the public series standings and their CSV/XLSX files; the director's
+pages to create a series, attach evenings and change its rule (which recomputes the
+standings: they are read from the results on every request)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournament.forms import SeriesForm
+from tournament.models import Series
+from tournament.series import save_series
+from tournament.views import _apply_errors
+
+from . import exports
+from .series import series_standings, series_values
+from .views import EXPORT_FORMATS
+
+
+def series_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Public series standings: places, each evening's points (struck-out evenings
+    visible), evenings played, total; names only with consent at every evening."""
+    series = get_object_or_404(Series, pk=pk)
+    return render(
+        request,
+        "scoring/series.html",
+        {"series": series, "standings": series_standings(series, public=True)},
+    )
+
+
+def series_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """The series standings as CSV, CSV for a German Excel (``de.csv``) or XLSX (public:
+    names only with consent; formula-like text written as text, :mod:`scoring.exports`)."""
+    series = get_object_or_404(Series, pk=pk)
+    if fmt not in EXPORT_FORMATS:
+        raise Http404(_("Unbekanntes Format"))
+    values = series_values(series_standings(series, public=True))
+    if fmt == "xlsx":
+        content = exports.to_xlsx(values, title=str(_("Serienwertung")))
+    else:
+        content = exports.to_csv(values, excel_german=fmt == "de.csv")
+    extension, content_type = EXPORT_FORMATS[fmt]
+    excel = "-excel" if fmt == "de.csv" else ""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="serie-{series.pk}{excel}.{extension}"'
+    return response
+
+
+def _edit(request: HttpRequest, series: Series | None) -> HttpResponse:
+    initial = None
+    if series is not None:
+        initial = {
+            "name": series.name,
+            "season": series.season,
+            "tournaments": list(series.tournaments.all()),
+            "counting": series.counting,
+            "placement_points": series.placement_points,
+            "best_of": series.best_of,
+            "min_evenings": series.min_evenings,
+        }
+    form = SeriesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = save_series(series, **form.cleaned_data, user=request.user)
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(
+                request,
+                _("Serie gespeichert; die Wertung ist neu berechnet.")
+                if series
+                else _("Serie angelegt."),
+            )
+            return redirect("scoring:series", pk=saved.pk)
+    return render(
+        request,
+        "scoring/series_form.html",
+        {"form": form, "series": series},
+        status=422 if form.errors else 200,
+    )
+
+
+@login_required
+@permission_required("tournament.add_series", raise_exception=True)
+def series_create(request: HttpRequest) -> HttpResponse:
+    """Director: a new series from finished or coming tournaments."""
+    return _edit(request, None)
+
+
+@login_required
+@permission_required("tournament.change_series", raise_exception=True)
+def series_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director: change a series' evenings or rule; the standings follow at once."""
+    return _edit(request, get_object_or_404(Series, pk=pk))
