@@ -131,10 +131,15 @@ def test_load_demo_fills_an_empty_database_once(django_user_model):
 
     from scoring.models import Hand
 
+    from tournament.models import Series
+
     call_command("load_demo")
-    assert Tournament.objects.count() == 1
+    # the demo evening (1, running) and two finished ones, with a series over the three
+    assert Tournament.objects.count() == 3
+    assert Tournament.objects.get(pk=1).round_set.filter(status="running").exists()
+    assert Series.objects.get().tournaments.count() == 3
     hands = Hand.objects.count()
     assert hands > 0
     assert django_user_model.objects.filter(username__in=["leitung", "schreiber"]).count() == 2
     call_command("load_demo")  # a second run leaves the data alone
-    assert Tournament.objects.count() == 1 and Hand.objects.count() == hands
+    assert Tournament.objects.count() == 3 and Hand.objects.count() == hands

@@ -44,10 +44,17 @@ DEMO_USERS = (
 )
 
 
-def register_random_players(tournament, count: int, rng: random.Random) -> None:
-    """Register ``count`` invented players (Swabian names and clubs; 85 % consent to be
-    named) with the next start numbers, reproducibly for ``rng``'s seed."""
-    for _ in range(count):
+def register_random_players(
+    tournament, count: int, rng: random.Random, returning: int = 0
+) -> None:
+    """Register ``count`` players with the next start numbers, reproducibly for ``rng``'s
+    seed: ``returning`` of them chosen at random among the players already in the database
+    (people who come back, as at the evenings of a series), the others invented (Swabian
+    names and clubs).  85 % consent to be named."""
+    known = list(Player.objects.order_by("pk"))
+    for player in rng.sample(known, min(returning, len(known), count)):
+        tournament_services.register(tournament, player, consent_public=rng.random() < 0.85)
+    for _ in range(count - tournament.registrations.count()):
         player = Player.objects.create(
             first_name=rng.choice(FIRST_NAMES),
             last_name=rng.choice(LAST_NAMES),
@@ -73,6 +80,17 @@ class Command(BaseCommand):
             help="share of the last round's hands to enter (0 … 1; default 0.5)",
         )
         parser.add_argument("--demo-users", action="store_true", help="create the demo logins")
+        parser.add_argument("--date", type=date.fromisoformat, default=date(2026, 11, 21))
+        parser.add_argument("--venue", default="Plochingen, Gasthaus Ochsen")
+        parser.add_argument(
+            "--returning",
+            type=int,
+            default=0,
+            help="how many of the players are taken from those already in the database",
+        )
+        parser.add_argument(
+            "--finish", action="store_true", help="close the last round too (a finished evening)"
+        )
 
     def handle(self, *args, **opts) -> None:
         rng = random.Random(opts["seed"])
@@ -81,14 +99,14 @@ class Command(BaseCommand):
         with transaction.atomic():
             tournament = tournament_services.create_tournament(
                 name=opts["name"],
-                date=date(2026, 11, 21),
-                venue="Plochingen, Gasthaus Ochsen",
+                date=opts["date"],
+                venue=opts["venue"],
                 preset=opts["preset"],
                 rounds=opts["rounds"],
                 games_per_round=opts["games"],
                 clerks=[clerk],
             )
-            register_random_players(tournament, opts["players"], rng)
+            register_random_players(tournament, opts["players"], rng, opts["returning"])
         rounds = list(tournament.round_set.order_by("number"))
         hands = 0
         for round_ in rounds:
@@ -100,7 +118,7 @@ class Command(BaseCommand):
                 if last:
                     games = round(games * opts["last_round"])
                 hands += self._play_table(tournament, table, games, clerk, rng)
-            if not last:
+            if not last or opts["finish"]:
                 services.close_round(round_)
         self.stdout.write(
             f"Turnier {tournament.pk} '{tournament.name}': {opts['players']} Spieler, "

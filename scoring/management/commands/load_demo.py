@@ -1,6 +1,7 @@
-"""``manage.py load_demo``: load the demo tournament (fixtures/demo.json) into an empty
-database; does nothing when the database already holds a tournament, so the quick start
-can run again without duplicating or overwriting anything."""
+"""``manage.py load_demo``: load the demo (fixtures/demo.json: the running demo tournament,
+two finished evenings before it and a series over the three) into an empty database; does
+nothing when the database already holds a tournament, so the quick start can run again
+without duplicating or overwriting anything."""
 
 from __future__ import annotations
 
