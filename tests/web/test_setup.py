@@ -130,7 +130,6 @@ def test_load_demo_fills_an_empty_database_once(django_user_model):
     from django.core.management import call_command
 
     from scoring.models import Hand
-
     from tournament.models import Series
 
     call_command("load_demo")
