@@ -6,7 +6,7 @@ over round totals, one for the registrations, one for the evenings), and works o
 evening's final totals and places the way :func:`scoring.selectors.standings` does (missed
 rounds count 0; the tournament's ``missed_rounds`` setting; equal points share a place).
 
-Decisions (documented in the README, "Serien"):
+Decisions (documented in the README, "Series over several evenings"):
 
 - Only a **finished** evening counts (every round closed): its final standings are the
   ones that count.  An evening still running, or not yet played, is shown in the header as
