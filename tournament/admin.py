@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Player, Registration, Round, Seat, Table, Tournament
+from .models import Player, Registration, Round, Seat, Series, Table, Tournament
 
 
 class RoundInline(admin.TabularInline):
@@ -33,7 +33,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ("last_name", "first_name", "club")
+    list_display = ("last_name", "first_name", "club", "year_of_birth")
     search_fields = ("last_name", "first_name", "club")
 
 
@@ -63,3 +63,12 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("round", "number", "first_dealer", "scorer")
     list_filter = ("round__tournament",)
     inlines = [SeatInline]
+
+
+@admin.register(Series)
+class SeriesAdmin(admin.ModelAdmin):
+    """Series are created and changed on their own pages (``/serie/neu/``), which check the
+    rule; the admin lists them."""
+
+    list_display = ("name", "season", "counting", "best_of", "min_evenings")
+    filter_horizontal = ("tournaments",)

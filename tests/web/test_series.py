@@ -441,3 +441,17 @@ def test_director_merges_two_players_on_the_players_page(client, director, playe
     evening(3, {a: 1, players[2]: 1})
     response = client.post("/spieler/", {"keep": a.pk, "duplicate": players[2].pk})
     assert response.status_code == 422 and "nicht möglich" in response.content.decode()
+
+
+def test_series_page_escapes_names_and_hides_those_without_consent(client, players):
+    a, b, _c, _d = players
+    hostile = Player.objects.create(first_name="<script>x</script>", last_name="Z", club="<b>C</b>")
+    t1 = evening(1, {a: 100, hostile: 50})
+    t2 = evening(2, {a: 100, hostile: 50, b: 10}, consent=False)
+    Registration.objects.filter(tournament=t2, player=hostile).update(consent_public=True)
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2], best_of=1)
+    page = client.get(f"/serie/{series.pk}/").content.decode()
+    assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt; Z" in page
+    assert "&lt;b&gt;C&lt;/b&gt;" in page
+    assert "SpielerAnna" not in page and "Startnummern 1, 1" in page  # no consent at evening 2
+    assert 'class="num c-round struck"' in page
