@@ -135,8 +135,9 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
     finished = {e.tournament.pk: e for e in evenings if e.finished}
     per_round: dict[int, dict[int, int]] = defaultdict(dict)  # registration -> round -> pts
     for row in (
+        # grouped in the order of SeatScore's (tournament, registration, round) index
         SeatScore.objects.filter(tournament_id__in=list(finished))
-        .values("registration_id", "round_number")
+        .values("tournament_id", "registration_id", "round_number")
         .annotate(points=Sum("points"))
         .order_by()
     ):
