@@ -44,9 +44,7 @@ DEMO_USERS = (
 )
 
 
-def register_random_players(
-    tournament, count: int, rng: random.Random, returning: int = 0
-) -> None:
+def register_random_players(tournament, count: int, rng: random.Random, returning: int = 0) -> None:
     """Register ``count`` players with the next start numbers, reproducibly for ``rng``'s
     seed: ``returning`` of them chosen at random among the players already in the database
     (people who come back, as at the evenings of a series), the others invented (Swabian
