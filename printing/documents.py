@@ -357,7 +357,8 @@ def results_list(
     round columns), ``fee`` (whether a lost-game fee column is shown), ``columns`` (how
     many columns the table has), ``public`` and
     ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed) and
-    ``unplaced`` (some player is listed without a place for missed rounds)."""
+    ``unplaced`` (some player is listed without a place for missed rounds) and
+    ``tie_break_note`` (how equal totals are placed)."""
     rows = selectors.standings(tournament, round_number, public=public)
     numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
     fee = tournament.lost_game_fee is not None
@@ -370,6 +371,10 @@ def results_list(
         "public": public,
         "provisional": provisional_note(tournament, round_number),
         "unplaced": any(r.rank is None for r in rows),
+        # one round's list always shares places; the tie-break orders the overall one
+        "tie_break_note": _("Gleiche Punktzahl, gleicher Platz.")
+        if round_number
+        else selectors.tie_break_note(tournament),
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils import timezone, translation
 
+from scoring import selectors
 from scoring.qr import qr_data_uri
 from scoring.services import forced_close_notes, seating_short
 from tournament.models import Round, Tournament
@@ -113,6 +114,7 @@ def rules_pdf(tournament: Tournament, language: str = "de") -> bytes:
                 "printed_at": timezone.localtime(),
                 "LANGUAGE_CODE": language,
                 "h": handout.build(tournament.ruleset, language, tournament.four_table_mode),
+                "tie_break_note": selectors.tie_break_note(tournament),
             },
         )
 

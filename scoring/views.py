@@ -95,6 +95,9 @@ def _standings_fragment_bytes(
                 "round_number": round_number,
                 "table": table,
                 "large": large,
+                "tie_break_note": selectors.tie_break_note(tournament)
+                if round_number is None and tournament.tie_break != Tournament.TieBreak.SHARED
+                else "",
                 "last_entry": selectors.last_entry_at(tournament),
                 "status": selectors.round_status(tournament) if large else None,
                 "unplaced": any(r.rank is None for r in rows),

@@ -26,7 +26,9 @@ class Tournament(models.Model):
     confirms it (FIELD-NOTES: enterer and confirmer differ); ``mark_unconfirmed`` then
     flags provisional points in the public standings.  ``missed_rounds`` says how the
     overall standings treat a player who missed a round (club's decision): 0 points, ranked
-    but without a prize place, or left out.  Only the accounts in ``clerks`` (and
+    but without a prize place, or left out.  ``tie_break`` orders players on equal points
+    (FIELD-NOTES: shared places are the custom; some clubs take the best single round, then
+    fewer lost games).  Only the accounts in ``clerks`` (and
     the director) enter results of this tournament."""
 
     class FourTableMode(models.TextChoices):
@@ -41,6 +43,13 @@ class Tournament(models.Model):
         ZERO = "zero", _("Verpasste Runden zählen 0 Punkte")
         UNPLACED = "unplaced", _("Mitgewertet, gekennzeichnet, ohne Preisplatz")
         EXCLUDED = "excluded", _("Nicht in der Gesamtwertung")
+
+    class TieBreak(models.TextChoices):
+        SHARED = "shared", _("Gleicher Platz bei Punktgleichheit")
+        BEST_ROUND = (
+            "best-round",
+            _("Beste Einzelrunde, dann weniger verlorene Spiele, dann gleicher Platz"),
+        )
 
     name = models.CharField(_("Name"), max_length=200)
     date = models.DateField(_("Datum"))
@@ -86,6 +95,16 @@ class Tournament(models.Model):
         help_text=_(
             "Wie die Gesamtwertung Spieler führt, die eine Runde verpasst haben (ab Runde 2 "
             "dabei oder vorher abgereist)."
+        ),
+    )
+    tie_break = models.CharField(
+        _("Gleichstand"),
+        max_length=12,
+        choices=TieBreak,
+        default=TieBreak.SHARED,
+        help_text=_(
+            "Wie punktgleiche Spieler in der Gesamtwertung geordnet werden. Verbreitet ist der "
+            "gleiche Platz; manche Vereine entscheiden nach der besten Einzelrunde."
         ),
     )
     clerks = models.ManyToManyField(

@@ -43,13 +43,15 @@ def create_tournament(
     confirmation_required: bool = False,
     mark_unconfirmed: bool = True,
     missed_rounds: str = Tournament.MissedRounds.ZERO,
+    tie_break: str = Tournament.TieBreak.SHARED,
     clerks: Sequence = (),
 ) -> Tournament:
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
     ``rounds`` empty rounds.  ``confirmation_required``: every entry must be confirmed by a
     second account; ``mark_unconfirmed``: the public standings then flag provisional points.
     ``missed_rounds``: how the overall standings treat a player who missed a round
-    (``Tournament.MissedRounds``).  ``clerks``: the accounts that may enter results (more can be added in the admin).
+    (``Tournament.MissedRounds``); ``tie_break``: how equal totals are ordered
+    (``Tournament.TieBreak``).  ``clerks``: the accounts that may enter results (more can be added in the admin).
     Raises ``ValidationError`` for an unknown preset, overrides the ruleset rejects, or a
     number of games that 3-player tables cannot share evenly."""
     errors: dict[str, list[str]] = {}
@@ -88,6 +90,7 @@ def create_tournament(
             confirmation_required=confirmation_required,
             mark_unconfirmed=mark_unconfirmed,
             missed_rounds=missed_rounds,
+            tie_break=tie_break,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
