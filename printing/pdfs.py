@@ -9,7 +9,7 @@ from django.utils import timezone, translation
 from scoring import selectors
 from scoring.qr import qr_data_uri
 from scoring.services import forced_close_notes, seating_short
-from tournament.models import Round, Tournament
+from tournament.models import Category, Round, Tournament
 
 from . import documents, handout
 from .render import render_pdf, render_pdf_in_parts, split_into_parts
@@ -67,16 +67,19 @@ def table_plan_pdf(round_: Round) -> bytes:
 
 
 def results_pdf(
-    tournament: Tournament, round_number: int | None = None, public: bool = True
+    tournament: Tournament,
+    round_number: int | None = None,
+    public: bool = True,
+    category: Category | None = None,
 ) -> bytes:
     """The results list, overall or for one round.
 
     ``public``: names only with consent (the list for the wall and the web); ``False``:
     the director's prize-giving version with every name.  Rows go on A4 pages by
     :func:`printing.documents.paginate` (a long name or club wraps and takes more lines),
-    each page a table with its own header row and, while a round is open, the
+    ``category``: only its players, with their own places.  Each page a table with its own header row and, while a round is open, the
     "vorläufig" line; long lists are laid out in parts on the available cores."""
-    data = documents.results_list(tournament, round_number, public=public)
+    data = documents.results_list(tournament, round_number, public=public, category=category)
     rows = data.pop("rows")
     subtitle = len(tournament.name) + len(tournament.venue) + 40
     per_page = RESULT_LINES_PER_PAGE - (RESULT_PROVISIONAL_LINES if data["provisional"] else 0)

@@ -7,13 +7,13 @@ Standings cost a fixed number of queries whatever the tournament's size: one agg
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from django.db.models import Count, Max, Q, Sum
 from django.utils.translation import gettext as _
 
-from tournament.models import Registration, Round, Table, Tournament
+from tournament.models import Category, Registration, Round, Table, Tournament
 
 from .models import Hand, RoundTotal, SeatScore, account_label
 
@@ -224,6 +224,28 @@ def assign_places(rows: list[StandingRow], tie_break: str) -> list[StandingRow]:
             place = ranked
         row.rank, previous = place, key
     return rows
+
+
+def category_rows(rows: list[StandingRow], members: set[int], tie_break: str) -> list[StandingRow]:
+    """The rows of the registrations in ``members`` (registration ids), as copies with
+    their own places among themselves (:func:`assign_places` under ``tie_break``); a row
+    without a place keeps none.  ``rows`` is left unchanged."""
+    return assign_places([replace(r) for r in rows if r.registration_id in members], tie_break)
+
+
+def category_standings(
+    tournament: Tournament,
+    category: Category,
+    round_number: int | None = None,
+    public: bool = True,
+) -> list[StandingRow]:
+    """:func:`standings` of the players in ``category`` only, with the category's own
+    places (the tournament's tie-break overall, shared places for a single round); one
+    query more than :func:`standings`."""
+    rows = standings(tournament, round_number, public=public)
+    members = set(category.registrations.values_list("pk", flat=True))
+    tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
+    return category_rows(rows, members, tie_break)
 
 
 def last_entry_at(tournament: Tournament):

@@ -327,3 +327,29 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} / {self.position}: {self.registration}"
+
+
+class Category(models.Model):
+    """A category of one tournament ("Damen", "Jugend U18", "Gast", "Vereinsmitglied"): a
+    tag the director gives to registrations, so the standings, exports and results list
+    can be shown for the category alone with its own places.  ``slug`` is the name in the
+    address (``?kategorie=damen``).  Changes of name and members are kept in the history."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(_("Kategorie"), max_length=60)
+    slug = models.SlugField(_("Kurzname"), max_length=60)
+    registrations = models.ManyToManyField(
+        Registration, blank=True, related_name="categories", verbose_name=_("Spieler")
+    )
+    history = HistoricalRecords(m2m_fields=[registrations])
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        verbose_name = _("Kategorie")
+        verbose_name_plural = _("Kategorien")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "slug"], name="unique_category_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -20,12 +20,13 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
 from scoring.messages import ruleset_message
 
-from .models import Player, Registration, Round, Seat, Table, Tournament
+from .models import Category, Player, Registration, Round, Seat, Table, Tournament
 
 
 def create_tournament(
@@ -569,4 +570,44 @@ def set_consents(tournament: Tournament, start_numbers: Sequence[int]) -> int:
             reg.consent_public = True
             reg.save(update_fields=["consent_public"])
             changed += 1
+    return changed
+
+
+#: Most categories one tournament may have (each is a column on the registrations page).
+MAX_CATEGORIES = 12
+
+
+def add_category(tournament: Tournament, name: str) -> Category:
+    """A new category ("Damen", "Jugend U18", "Gast") of ``tournament``.  Raises
+    ``ValidationError`` on ``name`` when it is empty, gives no address name (only
+    punctuation), is taken (ignoring case) or the tournament has :data:`MAX_CATEGORIES`."""
+    name = " ".join(name.split())
+    slug = slugify(name)
+    if not name or not slug:
+        raise ValidationError({"name": _("Bitte einen Namen mit Buchstaben oder Ziffern angeben.")})
+    if tournament.categories.filter(slug=slug).exists():
+        raise ValidationError(
+            {"name": _("Die Kategorie „%(name)s“ gibt es schon.") % {"name": name}}
+        )
+    if tournament.categories.count() >= MAX_CATEGORIES:
+        raise ValidationError(
+            {"name": _("Höchstens %(n)s Kategorien je Turnier.") % {"n": MAX_CATEGORIES}}
+        )
+    return Category.objects.create(tournament=tournament, name=name, slug=slug)
+
+
+def set_categories(tournament: Tournament, members: dict[int, Sequence[int]]) -> int:
+    """Make the members of each category of ``tournament`` exactly the registrations with
+    the start numbers in ``members[category id]`` (a category not in ``members`` keeps
+    none; unknown start numbers are ignored: the form only offers registered ones).
+    Returns how many memberships changed; each change is kept in the category's history."""
+    changed = 0
+    regs = {r.start_number: r.pk for r in tournament.registrations.only("pk", "start_number")}
+    with transaction.atomic():
+        for category in tournament.categories.prefetch_related("registrations"):
+            wanted = {regs[n] for n in members.get(category.pk, ()) if n in regs}
+            current = {r.pk for r in category.registrations.all()}
+            if wanted != current:
+                changed += len(wanted ^ current)
+                category.registrations.set(wanted)
     return changed
