@@ -4,9 +4,12 @@ Used by the download views and by ``manage.py print_round``."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.utils import timezone, translation
 
 from scoring import selectors
+from scoring.prizes import prize_list
 from scoring.qr import qr_data_uri
 from scoring.services import forced_close_notes, seating_short
 from tournament.models import Category, Round, Tournament
@@ -132,5 +135,24 @@ def poster_pdf(tournament: Tournament, standings_address: str) -> bytes:
             "printed_at": timezone.localtime(),
             "standings_address": standings_address,
             "qr_uri": qr_data_uri(standings_address),
+        },
+    )
+
+
+def prizes_pdf(tournament: Tournament) -> bytes:
+    """The director's prize-giving list (:func:`scoring.prizes.prize_list` with every
+    name): who gets which prize, ties marked, cash split, a column to tick off; while a
+    round is open it says the list is provisional."""
+    awards = prize_list(tournament, public=False)
+    return render_pdf(
+        "printing/prizes.html",
+        {
+            "tournament": tournament,
+            "awards": awards,
+            "total_cash": sum((a.cash_total for a in awards if a.cash_total), Decimal("0")),
+            "tie_break_note": selectors.tie_break_note(tournament),
+            "provisional": documents.provisional_note(tournament),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
         },
     )

@@ -19,7 +19,14 @@ from scoring.qr import standings_address
 from scoring.views import category_param, round_number_param
 from tournament.models import Round, Tournament
 
-from .pdfs import poster_pdf, results_pdf, rules_pdf, score_sheets_pdf, table_plan_pdf
+from .pdfs import (
+    poster_pdf,
+    prizes_pdf,
+    results_pdf,
+    rules_pdf,
+    score_sheets_pdf,
+    table_plan_pdf,
+)
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
@@ -94,3 +101,11 @@ def poster(request: HttpRequest, pk: int) -> HttpResponse:
     """A4 poster with the standings address as a QR code, for the door and the tables."""
     tournament = get_object_or_404(Tournament, pk=pk)
     return _pdf(poster_pdf(tournament, standings_address(pk, request)), "aushang-rangliste.pdf")
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def prizes(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director: the prize-giving list with every name (like ``?fassung=siegerehrung``)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return _pdf(prizes_pdf(tournament), f"{PRIZE_GIVING}-preise.pdf")

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from . import views
+from . import prize_views, views
 
 app_name = "scoring"
 
 urlpatterns = [
     path("turnier/<int:pk>/", views.standings, name="standings"),
+    path("turnier/<int:pk>/preise/", prize_views.prizes, name="prizes"),
+    path("turnier/<int:pk>/preise/festlegen/", prize_views.prize_setup, name="prize_setup"),
     path("turnier/<int:pk>/rangliste/", views.standings_fragment, name="standings_fragment"),
     path("turnier/<int:pk>/beamer/", views.projector, name="projector"),
     path("turnier/<int:pk>/beitreten/", views.join, name="join"),

@@ -91,6 +91,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "round_numbers": range(1, tournament.rounds + 1),
             "category": category,
             "categories": list(tournament.categories.all()),
+            "has_prizes": tournament.prizes.exists(),
             "fragment": _standings_fragment_html(tournament, round_number, False, category),
         },
     )

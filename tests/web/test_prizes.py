@@ -3,9 +3,12 @@ prizes; places from the standings with the tie-break, then shared with the cash 
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 
 from scoring.models import Prize
 from scoring.prizes import prize_list, split
@@ -102,3 +105,110 @@ def test_an_uneven_split_shows_the_cent_left_over():
 
 def test_no_prizes_no_list():
     assert prize_list(evening()) == []
+
+
+def _prize_post(rows, tournament_id, existing=0):
+    data = {
+        "action": "prizes",
+        "prize-TOTAL_FORMS": str(len(rows)),
+        "prize-INITIAL_FORMS": str(existing),
+        "prize-MIN_NUM_FORMS": "0",
+        "prize-MAX_NUM_FORMS": "1000",
+    }
+    for i, row in enumerate(rows):
+        for key, value in row.items():
+            data[f"prize-{i}-{key}"] = value
+    return data
+
+
+def test_director_defines_prizes_with_a_decimal_comma(client, director):
+    tournament = evening()
+    client.force_login(director)
+    url = reverse("scoring:prize_setup", args=[tournament.pk])
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url,
+        _prize_post(
+            [
+                {"kind": "place", "place": "1", "cash": "100,50"},
+                {"kind": "table", "place": "2", "place_to": "5"},
+                {"kind": "last", "description": "Rote Laterne"},
+            ],
+            tournament.pk,
+        ),
+    )
+    assert response.status_code == 302, response.content.decode()
+    assert sorted((p.kind, p.place, p.cash) for p in tournament.prizes.all()) == sorted(
+        [("place", 1, Decimal("100.50")), ("table", 2, None), ("last", None, None)]
+    )
+    page = client.get(url).content.decode()
+    assert "je 25,12 €" in page  # 100,50 € shared four ways, 2 cents left over
+    assert "0,02 € bleiben übrig" in page
+
+
+def test_prize_form_names_the_missing_field(client, director):
+    tournament = evening()
+    client.force_login(director)
+    response = client.post(
+        reverse("scoring:prize_setup", args=[tournament.pk]),
+        _prize_post(
+            [
+                {"kind": "place", "cash": "abc"},
+                {"kind": "table", "place": "5", "place_to": "3"},
+                {"kind": "category", "cash": "10"},
+            ],
+            tournament.pk,
+        ),
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "Bitte den Platz angeben." in page
+    assert "Zahl" in page  # the cash "abc"
+    assert "„bis Platz“ darf nicht vor dem Platz liegen." in page
+    assert "Bitte die Kategorie wählen." in page
+    assert not tournament.prizes.exists()
+
+
+def test_tie_break_is_changed_on_the_prize_page(client, director):
+    tournament = evening()
+    client.force_login(director)
+    client.get(reverse("scoring:standings", args=[tournament.pk]))  # fills the cache
+    client.post(
+        reverse("scoring:prize_setup", args=[tournament.pk]),
+        {"action": "tie_break", "tie_break": "best-round"},
+    )
+    tournament.refresh_from_db()
+    assert tournament.tie_break == Tournament.TieBreak.BEST_ROUND
+    page = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
+    assert "entscheidet die beste Einzelrunde" in page
+
+
+def test_public_prize_page_names_only_consenting_players(client):
+    tournament = evening()
+    define(tournament)
+    page = client.get(reverse("scoring:prizes", args=[tournament.pk])).content.decode()
+    # 3 and 6 (no consent) share place 1 with 1 and 2
+    assert "Vor1 Nach1" in page and "Vor2 Nach2" in page
+    assert "Nach3" not in page and "Nach6" not in page
+    assert "Startnummer 3" in page and "Startnummer 6" in page
+    assert "je 50,00 €" in page and "Gleichstand" in page
+    standings = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
+    assert reverse("scoring:prizes", args=[tournament.pk]) in standings
+
+
+def test_prize_giving_pdf_is_the_directors_with_every_name(client, director):
+    tournament = evening()
+    define(tournament)
+    url = reverse("printing:prizes", args=[tournament.pk])
+    assert client.get(url).status_code == 302  # to the login
+    client.force_login(director)
+    response = client.get(url)
+    assert response.status_code == 200
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) missing")
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True, check=True
+    ).stdout.decode()
+    assert "Nach3" in text and "Nach6" in text
+    assert "je 50,00 €" in text and "Rote Laterne" in text
+    assert "200,00 €" in text  # the cash in all
