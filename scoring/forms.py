@@ -375,7 +375,9 @@ class PrizeForm(forms.ModelForm):
         widgets = {
             "place": forms.NumberInput(attrs={"min": 1, "max": 9999, "size": 4}),
             "place_to": forms.NumberInput(attrs={"min": 1, "max": 9999, "size": 4}),
-            "description": forms.TextInput(attrs={"placeholder": _("z. B. Präsentkorb")}),
+            "description": forms.TextInput(
+                attrs={"placeholder": _("z. B. Präsentkorb"), "size": 18}
+            ),
         }
 
     def __init__(self, *args, tournament=None, **kwargs):

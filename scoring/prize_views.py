@@ -32,7 +32,7 @@ def prize_setup(request: HttpRequest, pk: int) -> HttpResponse:
     tie_form = TieBreakForm(request.POST if action == "tie_break" else None, instance=tournament)
     formset = PrizeFormSet(
         request.POST if action == "prizes" else None,
-        queryset=tournament.prizes.all(),
+        queryset=tournament.prizes.order_by("pk"),  # as entered
         form_kwargs={"tournament": tournament},
         prefix="prize",
     )
