@@ -120,7 +120,10 @@ def rules_pdf(tournament: Tournament, language: str = "de") -> bytes:
                 "printed_at": timezone.localtime(),
                 "LANGUAGE_CODE": language,
                 "h": handout.build(tournament.ruleset, language, tournament.four_table_mode),
-                "tie_break_note": selectors.tie_break_note(tournament),
+                # only a tie-break other than the clubs' custom (shared places) is news
+                "tie_break_note": selectors.tie_break_note(tournament)
+                if tournament.tie_break != Tournament.TieBreak.SHARED
+                else "",
             },
         )
 
