@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Player, Registration, Round, Seat, Table, Tournament
+from .models import Category, Player, Registration, Round, Seat, Table, Tournament
 
 
 class RoundInline(admin.TabularInline):
@@ -63,3 +63,12 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ("round", "number", "first_dealer", "scorer")
     list_filter = ("round__tournament",)
     inlines = [SeatInline]
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    """Rename or remove a category (created and assigned on the registrations page)."""
+
+    list_display = ("name", "slug", "tournament")
+    list_filter = ("tournament",)
+    filter_horizontal = ("registrations",)
