@@ -11,8 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.services import invalidate_standings
-
 from . import services
 from .forms import (
     PlayerListForm,
@@ -128,7 +126,6 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             for c in tournament.categories.all()
         }
         changed = services.set_categories(tournament, members)
-        invalidate_standings(tournament.pk)
         messages.success(request, _("Kategorien: %(n)s Zuordnungen geändert.") % {"n": changed})
         return redirect("tournament:registrations", pk=pk)
     elif action == "consent":

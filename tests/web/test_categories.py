@@ -118,3 +118,11 @@ def test_results_pdf_for_a_category(client):
         ["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True, check=True
     ).stdout.decode()
     assert "Damen" in text and "Nach5" in text and "Nach4" not in text
+
+
+def test_a_changed_category_shows_at_once_on_the_cached_page(client):
+    tournament, ladies = with_ladies()
+    url = reverse("scoring:standings_fragment", args=[tournament.pk])
+    assert "Nach4" not in client.get(url, {"kategorie": "damen"}).content.decode()
+    services.set_categories(tournament, {ladies.pk: [4]})
+    assert "Nach4" in client.get(url, {"kategorie": "damen"}).content.decode()
