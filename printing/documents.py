@@ -27,7 +27,7 @@ from rules import Ruleset
 from scoring import selectors
 from scoring.models import Hand, account_label
 from scoring.services import active_positions, dealer_for
-from tournament.models import Registration, Round, Seat, Table, Tournament
+from tournament.models import Category, Registration, Round, Seat, Table, Tournament
 
 GAMES_PER_PAGE = 15
 CLOCKWISE = "clockwise"
@@ -348,7 +348,10 @@ def provisional_note(tournament: Tournament, round_number: int | None = None) ->
 
 
 def results_list(
-    tournament: Tournament, round_number: int | None = None, public: bool = True
+    tournament: Tournament,
+    round_number: int | None = None,
+    public: bool = True,
+    category: Category | None = None,
 ) -> dict:
     """The standings for print.
 
@@ -357,8 +360,13 @@ def results_list(
     round columns), ``fee`` (whether a lost-game fee column is shown), ``columns`` (how
     many columns the table has), ``public`` and
     ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed) and
-    ``unplaced`` (some player is listed without a place for missed rounds)."""
-    rows = selectors.standings(tournament, round_number, public=public)
+    ``unplaced`` (some player is listed without a place for missed rounds) and
+    ``tie_break_note`` (how equal totals are placed); ``category``: only its players, with
+    their own places (``None``: everyone)."""
+    if category is None:
+        rows = selectors.standings(tournament, round_number, public=public)
+    else:
+        rows = selectors.category_standings(tournament, category, round_number, public=public)
     numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
     fee = tournament.lost_game_fee is not None
     return {
@@ -370,6 +378,11 @@ def results_list(
         "public": public,
         "provisional": provisional_note(tournament, round_number),
         "unplaced": any(r.rank is None for r in rows),
+        "category": category,
+        # one round's list always shares places; the tie-break orders the overall one
+        "tie_break_note": _("Gleiche Punktzahl, gleicher Platz.")
+        if round_number
+        else selectors.tie_break_note(tournament),
     }
 
 

@@ -4,12 +4,16 @@ Used by the download views and by ``manage.py print_round``."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.utils import timezone, translation
 
+from scoring import selectors
+from scoring.prizes import prize_list
 from scoring.qr import qr_data_uri
 from scoring.series import series_standings
 from scoring.services import forced_close_notes, seating_short
-from tournament.models import Round, Series, Tournament
+from tournament.models import Category, Round, Series, Tournament
 
 from . import documents, handout
 from .render import render_pdf, render_pdf_in_parts, split_into_parts
@@ -67,16 +71,19 @@ def table_plan_pdf(round_: Round) -> bytes:
 
 
 def results_pdf(
-    tournament: Tournament, round_number: int | None = None, public: bool = True
+    tournament: Tournament,
+    round_number: int | None = None,
+    public: bool = True,
+    category: Category | None = None,
 ) -> bytes:
     """The results list, overall or for one round.
 
     ``public``: names only with consent (the list for the wall and the web); ``False``:
     the director's prize-giving version with every name.  Rows go on A4 pages by
     :func:`printing.documents.paginate` (a long name or club wraps and takes more lines),
-    each page a table with its own header row and, while a round is open, the
+    ``category``: only its players, with their own places.  Each page a table with its own header row and, while a round is open, the
     "vorläufig" line; long lists are laid out in parts on the available cores."""
-    data = documents.results_list(tournament, round_number, public=public)
+    data = documents.results_list(tournament, round_number, public=public, category=category)
     rows = data.pop("rows")
     subtitle = len(tournament.name) + len(tournament.venue) + 40
     per_page = RESULT_LINES_PER_PAGE - (RESULT_PROVISIONAL_LINES if data["provisional"] else 0)
@@ -114,6 +121,10 @@ def rules_pdf(tournament: Tournament, language: str = "de") -> bytes:
                 "printed_at": timezone.localtime(),
                 "LANGUAGE_CODE": language,
                 "h": handout.build(tournament.ruleset, language, tournament.four_table_mode),
+                # only a tie-break other than the clubs' custom (shared places) is news
+                "tie_break_note": selectors.tie_break_note(tournament)
+                if tournament.tie_break != Tournament.TieBreak.SHARED
+                else "",
             },
         )
 
@@ -142,6 +153,25 @@ def series_results_pdf(series: Series) -> bytes:
         {
             "series": series,
             "standings": series_standings(series, public=True),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
+        },
+    )
+
+
+def prizes_pdf(tournament: Tournament) -> bytes:
+    """The director's prize-giving list (:func:`scoring.prizes.prize_list` with every
+    name): who gets which prize, ties marked, cash split, a column to tick off; while a
+    round is open it says the list is provisional."""
+    awards = prize_list(tournament, public=False)
+    return render_pdf(
+        "printing/prizes.html",
+        {
+            "tournament": tournament,
+            "awards": awards,
+            "total_cash": sum((a.cash_total for a in awards if a.cash_total), Decimal("0")),
+            "tie_break_note": selectors.tie_break_note(tournament),
+            "provisional": documents.provisional_note(tournament),
             "printed_at": timezone.localtime(),
             "LANGUAGE_CODE": translation.get_language() or "de",
         },

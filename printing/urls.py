@@ -16,6 +16,7 @@ urlpatterns = [
         name="table_plan",
     ),
     path("turnier/<int:pk>/druck/rangliste.pdf", views.results, name="results"),
+    path("turnier/<int:pk>/druck/preise.pdf", views.prizes, name="prizes"),
     path("turnier/<int:pk>/druck/regeln.pdf", views.rules, name="rules"),
     path("turnier/<int:pk>/druck/aushang.pdf", views.poster, name="poster"),
     path("serie/<int:pk>/druck/rangliste.pdf", views.series_results, name="series_results"),

@@ -16,11 +16,12 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from scoring.qr import standings_address
-from scoring.views import round_number_param
+from scoring.views import category_param, round_number_param
 from tournament.models import Round, Series, Tournament
 
 from .pdfs import (
     poster_pdf,
+    prizes_pdf,
     results_pdf,
     rules_pdf,
     score_sheets_pdf,
@@ -67,9 +68,11 @@ PRIZE_GIVING = "siegerehrung"
 def results(request: HttpRequest, pk: int) -> HttpResponse:
     """The results list; ``?runde=N`` for one round.  ``?fassung=siegerehrung``: the
     director's prize-giving version with every name (login and the director's permission,
-    as for the score sheets); any other ``fassung`` is a 404."""
+    as for the score sheets); any other ``fassung`` is a 404.  ``?kategorie=``: only that
+    category's players with their own places."""
     tournament = get_object_or_404(Tournament, pk=pk)
     round_number = round_number_param(tournament, request)
+    category = category_param(tournament, request)
     version = request.GET.get("fassung", "")
     if version not in ("", PRIZE_GIVING):
         raise Http404(_("Diese Fassung der Rangliste gibt es nicht."))
@@ -80,8 +83,12 @@ def results(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.has_perm("tournament.change_round"):
             raise PermissionDenied
     suffix = f"-runde-{round_number}" if round_number else ""
+    suffix += f"-{category.slug}" if category else ""
     suffix += "" if public else f"-{PRIZE_GIVING}"
-    return _pdf(results_pdf(tournament, round_number, public=public), f"rangliste{suffix}.pdf")
+    return _pdf(
+        results_pdf(tournament, round_number, public=public, category=category),
+        f"rangliste{suffix}.pdf",
+    )
 
 
 def rules(request: HttpRequest, pk: int) -> HttpResponse:
@@ -101,3 +108,11 @@ def series_results(request: HttpRequest, pk: int) -> HttpResponse:
     """The results list of a series (public: names only with consent)."""
     series = get_object_or_404(Series, pk=pk)
     return _pdf(series_results_pdf(series), f"serie-{series.pk}.pdf")
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def prizes(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director: the prize-giving list with every name (like ``?fassung=siegerehrung``)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return _pdf(prizes_pdf(tournament), f"{PRIZE_GIVING}-preise.pdf")

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import m2m_changed, post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -13,3 +13,20 @@ class ScoringConfig(AppConfig):
         from .roles import ensure_groups
 
         post_migrate.connect(ensure_groups, sender=self)
+        # a player put into or taken out of a category changes that category's cached
+        # standings (imports point one way: tournament does not call scoring)
+        from tournament.models import Category
+
+        from .services import invalidate_standings
+
+        def category_changed(sender, instance, action, **kwargs) -> None:
+            if action in ("post_add", "post_remove", "post_clear"):
+                # ``instance``: the category, or the registration when changed from its side
+                invalidate_standings(instance.tournament_id)
+
+        m2m_changed.connect(
+            category_changed,
+            sender=Category.registrations.through,
+            weak=False,
+            dispatch_uid="scoring.category_changed",
+        )

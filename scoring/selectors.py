@@ -7,13 +7,13 @@ Standings cost a fixed number of queries whatever the tournament's size: one agg
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from django.db.models import Count, Max, Q, Sum
 from django.utils.translation import gettext as _
 
-from tournament.models import Registration, Round, Table, Tournament
+from tournament.models import Category, Registration, Round, Table, Tournament
 
 from .models import Hand, RoundTotal, SeatScore, account_label
 
@@ -22,7 +22,8 @@ from .models import Hand, RoundTotal, SeatScore, account_label
 class StandingRow:
     """One line of the standings.
 
-    ``rank`` is shared on equal points (FIELD-NOTES: no tie-break); ``rounds`` holds the
+    ``rank`` is shared on equal points unless the tournament's tie-break orders them
+    (:func:`assign_places`); ``rounds`` holds the
     points per round (``None`` where nothing was entered); ``won``/``lost`` count games won
     and lost as declarer; ``fee`` is the lost-game fee in EUR (``None`` if the tournament
     charges none); ``provisional`` counts the player's entries in running rounds that still
@@ -91,7 +92,8 @@ def standings(
     ``missed_rounds`` setting (the club's decision) then applies to such a player: ``zero``
     ranks them like everyone; ``unplaced`` lists them with ``rank=None`` and ranks the
     others as if they were not there (no prize place); ``excluded`` leaves them out.
-    Equal points share a place (FIELD-NOTES: no tie-break).
+    Equal points share a place, unless the tournament's ``tie_break`` orders them
+    (:func:`assign_places`; overall standings only, a single round always shares).
     """
     per_round: dict[int, dict[int, int]] = defaultdict(dict)
     won: dict[int, int] = defaultdict(int)
@@ -175,13 +177,75 @@ def standings(
                 rank=None if unranked else 0,
             )
         )
-    rows.sort(key=lambda r: (-r.total, r.start_number))
+    tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
+    return assign_places(rows, tie_break)
+
+
+def tie_key(row: StandingRow, tie_break: str) -> tuple:
+    """What orders ``row`` among players on equal points, best first, under ``tie_break``
+    (``Tournament.TieBreak``): nothing for ``shared``; for ``best-round`` the best single
+    round (points, higher first), then fewer games lost as declarer.  Rows with equal
+    totals and equal keys share a place."""
+    if tie_break == Tournament.TieBreak.BEST_ROUND:
+        best = max((p for p in row.rounds if p is not None), default=0)
+        return (-best, row.lost)
+    return ()
+
+
+def tie_break_note(tournament: Tournament) -> str:
+    """The sentence for players saying how equal totals are placed in ``tournament``
+    (results list, rules handout, standings page)."""
+    if tournament.tie_break == Tournament.TieBreak.BEST_ROUND:
+        return _(
+            "Bei gleicher Gesamtpunktzahl entscheidet die beste Einzelrunde, dann die "
+            "kleinere Zahl verlorener Spiele; sind auch diese gleich, teilen sich die "
+            "Spieler den Platz."
+        )
+    return _("Gleiche Punktzahl, gleicher Platz.")
+
+
+def assign_places(rows: list[StandingRow], tie_break: str) -> list[StandingRow]:
+    """Order ``rows`` by points and give them their places, in place; returns ``rows``.
+
+    Works only on the rows' ``total``, ``rounds``, ``lost`` and ``rank``, so it ranks a
+    category's rows again on their own (:func:`category_rows`).  A row whose ``rank`` is
+    ``None`` (ranked without a prize place) keeps ``None`` and is not counted; every other
+    row gets ``1 + the number of placed rows ahead of it``.  Equal points share a place
+    (FIELD-NOTES: ties share, the clubs' custom) unless ``tie_break`` is ``best-round``:
+    then the best single round decides, then fewer lost games, and only rows equal on all
+    three share (the next place is skipped: 1, 2, 2, 4).  Within a shared place rows are
+    listed by start number.
+    """
+    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), r.start_number))
     place, previous = 0, None
     for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
-        if previous is None or row.total != previous:
+        key = (row.total, *tie_key(row, tie_break))
+        if previous is None or key != previous:
             place = ranked
-        row.rank, previous = place, row.total
+        row.rank, previous = place, key
     return rows
+
+
+def category_rows(rows: list[StandingRow], members: set[int], tie_break: str) -> list[StandingRow]:
+    """The rows of the registrations in ``members`` (registration ids), as copies with
+    their own places among themselves (:func:`assign_places` under ``tie_break``); a row
+    without a place keeps none.  ``rows`` is left unchanged."""
+    return assign_places([replace(r) for r in rows if r.registration_id in members], tie_break)
+
+
+def category_standings(
+    tournament: Tournament,
+    category: Category,
+    round_number: int | None = None,
+    public: bool = True,
+) -> list[StandingRow]:
+    """:func:`standings` of the players in ``category`` only, with the category's own
+    places (the tournament's tie-break overall, shared places for a single round); one
+    query more than :func:`standings`."""
+    rows = standings(tournament, round_number, public=public)
+    members = set(category.registrations.values_list("pk", flat=True))
+    tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
+    return category_rows(rows, members, tie_break)
 
 
 def last_entry_at(tournament: Tournament):

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import services as tournament_services
 from tournament.backup import last_automatic_backup
-from tournament.models import Round, Series, Table, Tournament
+from tournament.models import Category, Round, Series, Table, Tournament
 
 from . import exports, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
@@ -58,10 +58,34 @@ def round_number_param(tournament: Tournament, request: HttpRequest) -> int | No
     return number
 
 
+def category_param(tournament: Tournament, request: HttpRequest) -> Category | None:
+    """The category chosen with ``?kategorie=`` (its short name or id; ``None`` for
+    none).  Raises ``Http404`` for a category the tournament does not have."""
+    value = request.GET.get("kategorie", "")
+    if not value:
+        return None
+    found = tournament.categories.filter(slug=value).first()
+    if found is None and value.isascii() and value.isdigit() and len(value) < 10:
+        found = tournament.categories.filter(pk=int(value)).first()
+    if found is None:
+        raise Http404(_("Diese Kategorie gibt es bei diesem Turnier nicht."))
+    return found
+
+
+def _filtered_standings(
+    tournament: Tournament, round_number: int | None, category: Category | None, public=True
+) -> list[selectors.StandingRow]:
+    if category is None:
+        return selectors.standings(tournament, round_number, public=public)
+    return selectors.category_standings(tournament, category, round_number, public=public)
+
+
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
-    """Public standings page; its table refreshes itself every 10 s (htmx)."""
+    """Public standings page; its table refreshes itself every 10 s (htmx).  With
+    ``?kategorie=`` only that category's players, with their own places."""
     tournament = get_object_or_404(Tournament, pk=pk)
     round_number = round_number_param(tournament, request)
+    category = category_param(tournament, request)
     return render(
         request,
         "scoring/standings.html",
@@ -69,28 +93,38 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "round_number": round_number,
             "round_numbers": range(1, tournament.rounds + 1),
-            "fragment": _standings_fragment_html(tournament, round_number, large=False),
+            "category": category,
+            "categories": list(tournament.categories.all()),
+            "has_prizes": tournament.prizes.exists(),
+            "fragment": _standings_fragment_html(tournament, round_number, False, category),
         },
     )
 
 
-def _fragment_key(tournament_id: int, round_number: int | None, large: bool) -> str:
-    return f"{services.standings_cache_key(tournament_id)}:{round_number}:{int(large)}:{get_language()}"
+def _fragment_key(
+    tournament_id: int, round_number: int | None, large: bool, category: str = ""
+) -> str:
+    return (
+        f"{services.standings_cache_key(tournament_id)}:{round_number}:{int(large)}:"
+        f"{category}:{get_language()}"
+    )
 
 
-def _standings_fragment_html(tournament: Tournament, round_number: int | None, large: bool) -> str:
-    return _standings_fragment_bytes(tournament, round_number, large).decode()
+def _standings_fragment_html(
+    tournament: Tournament, round_number: int | None, large: bool, category=None
+) -> str:
+    return _standings_fragment_bytes(tournament, round_number, large, category).decode()
 
 
 def _standings_fragment_bytes(
-    tournament: Tournament, round_number: int | None, large: bool
+    tournament: Tournament, round_number: int | None, large: bool, category=None
 ) -> bytes:
     """The rendered standings table as UTF-8, from the cache when it is there (stored as
     bytes: a polled response is then sent without re-encoding 100 KB of HTML)."""
-    key = _fragment_key(tournament.pk, round_number, large)
+    key = _fragment_key(tournament.pk, round_number, large, category.slug if category else "")
     html = cache.get(key)
     if html is None:
-        rows = selectors.standings(tournament, round_number, public=True)
+        rows = _filtered_standings(tournament, round_number, category)
         table = StandingsTable.for_tournament(rows, tournament, round_number)
         html = render_to_string(
             "scoring/_standings_fragment.html",
@@ -99,6 +133,10 @@ def _standings_fragment_bytes(
                 "round_number": round_number,
                 "table": table,
                 "large": large,
+                "category": category,
+                "tie_break_note": selectors.tie_break_note(tournament)
+                if round_number is None and tournament.tie_break != Tournament.TieBreak.SHARED
+                else "",
                 "last_entry": selectors.last_entry_at(tournament),
                 "status": selectors.round_status(tournament) if large else None,
                 "unplaced": any(r.rank is None for r in rows),
@@ -118,11 +156,14 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     points (seen in the load test)."""
     large = request.GET.get("gross") == "1"
     # A hit needs no database query: keys are only ever stored for a valid round number.
-    html = cache.get(_fragment_key(pk, request.GET.get("runde") or None, large))
+    html = cache.get(
+        _fragment_key(pk, request.GET.get("runde") or None, large, request.GET.get("kategorie", ""))
+    )
     if html is None:
         tournament = get_object_or_404(Tournament, pk=pk)
         round_number = round_number_param(tournament, request)
-        html = _standings_fragment_bytes(tournament, round_number, large)
+        category = category_param(tournament, request)
+        html = _standings_fragment_bytes(tournament, round_number, large, category)
     response = HttpResponse(html)
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response
@@ -182,7 +223,8 @@ def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     if fmt not in EXPORT_FORMATS:
         raise Http404(_("Unbekanntes Format"))
     round_number = round_number_param(tournament, request)
-    rows = selectors.standings(tournament, round_number, public=True)
+    category = category_param(tournament, request)
+    rows = _filtered_standings(tournament, round_number, category)
     table = StandingsTable.for_tournament(rows, tournament, round_number)
     values = list(table.as_values())
     if fmt == "xlsx":
@@ -191,6 +233,7 @@ def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
         content = exports.to_csv(values, excel_german=fmt == "de.csv")
     extension, content_type = EXPORT_FORMATS[fmt]
     suffix = f"-runde-{round_number}" if round_number else ""
+    suffix += f"-{category.slug}" if category else ""
     excel = "-excel" if fmt == "de.csv" else ""
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = (

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from .models import Player, Registration, Round, Seat, Series, Table, Tournament
+from .models import Category, Player, Registration, Round, Seat, Series, Table, Tournament
 
 
 class RoundInline(admin.TabularInline):
@@ -72,3 +72,12 @@ class SeriesAdmin(admin.ModelAdmin):
 
     list_display = ("name", "season", "counting", "best_of", "min_evenings")
     filter_horizontal = ("tournaments",)
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    """Rename or remove a category (created and assigned on the registrations page)."""
+
+    list_display = ("name", "slug", "tournament")
+    list_filter = ("tournament",)
+    filter_horizontal = ("registrations",)

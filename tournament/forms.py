@@ -69,6 +69,13 @@ class TournamentForm(forms.Form):
         required=False,  # left out (older scripts posting the form): the default
         help_text=Tournament._meta.get_field("missed_rounds").help_text,
     )
+    tie_break = forms.ChoiceField(
+        label=_("Gleichstand"),
+        choices=Tournament.TieBreak.choices,
+        initial=Tournament.TieBreak.SHARED,
+        required=False,  # left out: shared places, the clubs' custom
+        help_text=Tournament._meta.get_field("tie_break").help_text,
+    )
 
     clerks = forms.ModelMultipleChoiceField(
         label=_("Schreiber dieses Turniers"),
@@ -98,6 +105,9 @@ class TournamentForm(forms.Form):
                 % {"fee": formats.localize(fee), "max": formats.localize(MAX_FEE)}
             )
         return fee
+
+    def clean_tie_break(self) -> str:
+        return self.cleaned_data["tie_break"] or Tournament.TieBreak.SHARED
 
     def clean_missed_rounds(self) -> str:
         return self.cleaned_data["missed_rounds"] or Tournament.MissedRounds.ZERO

@@ -26,7 +26,9 @@ class Tournament(models.Model):
     confirms it (FIELD-NOTES: enterer and confirmer differ); ``mark_unconfirmed`` then
     flags provisional points in the public standings.  ``missed_rounds`` says how the
     overall standings treat a player who missed a round (club's decision): 0 points, ranked
-    but without a prize place, or left out.  Only the accounts in ``clerks`` (and
+    but without a prize place, or left out.  ``tie_break`` orders players on equal points
+    (FIELD-NOTES: shared places are the custom; some clubs take the best single round, then
+    fewer lost games).  Only the accounts in ``clerks`` (and
     the director) enter results of this tournament."""
 
     class FourTableMode(models.TextChoices):
@@ -41,6 +43,13 @@ class Tournament(models.Model):
         ZERO = "zero", _("Verpasste Runden zählen 0 Punkte")
         UNPLACED = "unplaced", _("Mitgewertet, gekennzeichnet, ohne Preisplatz")
         EXCLUDED = "excluded", _("Nicht in der Gesamtwertung")
+
+    class TieBreak(models.TextChoices):
+        SHARED = "shared", _("Gleicher Platz bei Punktgleichheit")
+        BEST_ROUND = (
+            "best-round",
+            _("Beste Einzelrunde, dann weniger verlorene Spiele, dann gleicher Platz"),
+        )
 
     name = models.CharField(_("Name"), max_length=200)
     date = models.DateField(_("Datum"))
@@ -86,6 +95,16 @@ class Tournament(models.Model):
         help_text=_(
             "Wie die Gesamtwertung Spieler führt, die eine Runde verpasst haben (ab Runde 2 "
             "dabei oder vorher abgereist)."
+        ),
+    )
+    tie_break = models.CharField(
+        _("Gleichstand"),
+        max_length=12,
+        choices=TieBreak,
+        default=TieBreak.SHARED,
+        help_text=_(
+            "Wie punktgleiche Spieler in der Gesamtwertung geordnet werden. Verbreitet ist der "
+            "gleiche Platz; manche Vereine entscheiden nach der besten Einzelrunde."
         ),
     )
     clerks = models.ManyToManyField(
@@ -416,3 +435,29 @@ class Series(models.Model):
     def placement_table(self) -> list[int]:
         """``placement_points`` as numbers (``[]`` when empty)."""
         return parse_placement_points(self.placement_points) if self.placement_points else []
+
+
+class Category(models.Model):
+    """A category of one tournament ("Damen", "Jugend U18", "Gast", "Vereinsmitglied"): a
+    tag the director gives to registrations, so the standings, exports and results list
+    can be shown for the category alone with its own places.  ``slug`` is the name in the
+    address (``?kategorie=damen``).  Changes of name and members are kept in the history."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(_("Kategorie"), max_length=60)
+    slug = models.SlugField(_("Kurzname"), max_length=60)
+    registrations = models.ManyToManyField(
+        Registration, blank=True, related_name="categories", verbose_name=_("Spieler")
+    )
+    history = HistoricalRecords(m2m_fields=[registrations])
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        verbose_name = _("Kategorie")
+        verbose_name_plural = _("Kategorien")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "slug"], name="unique_category_slug"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

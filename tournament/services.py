@@ -20,12 +20,13 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
 from scoring.messages import ruleset_message
 
-from .models import Player, Registration, Round, Seat, Table, Tournament
+from .models import Category, Player, Registration, Round, Seat, Table, Tournament
 
 
 def create_tournament(
@@ -43,13 +44,15 @@ def create_tournament(
     confirmation_required: bool = False,
     mark_unconfirmed: bool = True,
     missed_rounds: str = Tournament.MissedRounds.ZERO,
+    tie_break: str = Tournament.TieBreak.SHARED,
     clerks: Sequence = (),
 ) -> Tournament:
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
     ``rounds`` empty rounds.  ``confirmation_required``: every entry must be confirmed by a
     second account; ``mark_unconfirmed``: the public standings then flag provisional points.
     ``missed_rounds``: how the overall standings treat a player who missed a round
-    (``Tournament.MissedRounds``).  ``clerks``: the accounts that may enter results (more can be added in the admin).
+    (``Tournament.MissedRounds``); ``tie_break``: how equal totals are ordered
+    (``Tournament.TieBreak``).  ``clerks``: the accounts that may enter results (more can be added in the admin).
     Raises ``ValidationError`` for an unknown preset, overrides the ruleset rejects, or a
     number of games that 3-player tables cannot share evenly."""
     errors: dict[str, list[str]] = {}
@@ -88,6 +91,7 @@ def create_tournament(
             confirmation_required=confirmation_required,
             mark_unconfirmed=mark_unconfirmed,
             missed_rounds=missed_rounds,
+            tie_break=tie_break,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
@@ -660,4 +664,44 @@ def set_consents(tournament: Tournament, start_numbers: Sequence[int]) -> int:
             reg.consent_public = True
             reg.save(update_fields=["consent_public"])
             changed += 1
+    return changed
+
+
+#: Most categories one tournament may have (each is a column on the registrations page).
+MAX_CATEGORIES = 12
+
+
+def add_category(tournament: Tournament, name: str) -> Category:
+    """A new category ("Damen", "Jugend U18", "Gast") of ``tournament``.  Raises
+    ``ValidationError`` on ``name`` when it is empty, gives no address name (only
+    punctuation), is taken (ignoring case) or the tournament has :data:`MAX_CATEGORIES`."""
+    name = " ".join(name.split())
+    slug = slugify(name)
+    if not name or not slug:
+        raise ValidationError({"name": _("Bitte einen Namen mit Buchstaben oder Ziffern angeben.")})
+    if tournament.categories.filter(slug=slug).exists():
+        raise ValidationError(
+            {"name": _("Die Kategorie „%(name)s“ gibt es schon.") % {"name": name}}
+        )
+    if tournament.categories.count() >= MAX_CATEGORIES:
+        raise ValidationError(
+            {"name": _("Höchstens %(n)s Kategorien je Turnier.") % {"n": MAX_CATEGORIES}}
+        )
+    return Category.objects.create(tournament=tournament, name=name, slug=slug)
+
+
+def set_categories(tournament: Tournament, members: dict[int, Sequence[int]]) -> int:
+    """Make the members of each category of ``tournament`` exactly the registrations with
+    the start numbers in ``members[category id]`` (a category not in ``members`` keeps
+    none; unknown start numbers are ignored: the form only offers registered ones).
+    Returns how many memberships changed; each change is kept in the category's history."""
+    changed = 0
+    regs = {r.start_number: r.pk for r in tournament.registrations.only("pk", "start_number")}
+    with transaction.atomic():
+        for category in tournament.categories.prefetch_related("registrations"):
+            wanted = {regs[n] for n in members.get(category.pk, ()) if n in regs}
+            current = {r.pk for r in category.registrations.all()}
+            if wanted != current:
+                changed += len(wanted ^ current)
+                category.registrations.set(wanted)
     return changed

@@ -76,6 +76,7 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
     form = RegistrationForm(request.POST if action == "one" else None)
     list_form = PlayerListForm(request.POST if action in ("preview", "save") else None)
     preview = None
+    category_error = ""
     if action == "one" and form.is_valid():
         try:
             reg = services.register_player(tournament, **form.cleaned_data)
@@ -108,6 +109,26 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
                     preview = services.parse_player_list(tournament, text)
                 except ValidationError:
                     preview = None
+    elif action == "category_add":
+        try:
+            category = services.add_category(tournament, request.POST.get("name", ""))
+        except ValidationError as exc:
+            category_error = " ".join(exc.messages)
+        else:
+            messages.success(request, _("Kategorie „%(name)s“ angelegt.") % {"name": category})
+            return redirect("tournament:registrations", pk=pk)
+    elif action == "categories":
+        members = {
+            c.pk: [
+                int(n)
+                for n in request.POST.getlist(f"cat-{c.pk}")
+                if n.isascii() and n.isdigit() and len(n) < 10
+            ]
+            for c in tournament.categories.all()
+        }
+        changed = services.set_categories(tournament, members)
+        messages.success(request, _("Kategorien: %(n)s Zuordnungen geändert.") % {"n": changed})
+        return redirect("tournament:registrations", pk=pk)
     elif action == "consent":
         numbers = [int(n) for n in request.POST.getlist("consent") if n.isascii() and n.isdigit()]
         changed = services.set_consents(tournament, numbers)
@@ -115,7 +136,12 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             request, _("Zustimmung bei %(n)s Anmeldungen eingetragen.") % {"n": changed}
         )
         return redirect("tournament:registrations", pk=pk)
-    failed = form.errors or list_form.errors
+    failed = form.errors or list_form.errors or category_error
+    categories = list(tournament.categories.prefetch_related("registrations"))
+    registrations = list(tournament.registrations.select_related("player"))
+    members = {c.pk: {r.pk for r in c.registrations.all()} for c in categories}
+    for reg in registrations:  # which categories each player has, in column order
+        reg.category_marks = [(c, reg.pk in members[c.pk]) for c in categories]
     return render(
         request,
         "tournament/registrations.html",
@@ -125,7 +151,9 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             "list_form": list_form,
             "preview": preview,
             "has_duplicates": any(e.duplicate for e in preview or []),
-            "registrations": tournament.registrations.select_related("player"),
+            "registrations": registrations,
+            "categories": categories,
+            "category_error": category_error,
         },
         status=422 if failed else 200,
     )
