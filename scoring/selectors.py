@@ -186,9 +186,16 @@ def tie_key(row: StandingRow, tie_break: str) -> tuple:
     (``Tournament.TieBreak``): nothing for ``shared``; for ``best-round`` the best single
     round (points, higher first), then fewer games lost as declarer.  Rows with equal
     totals and equal keys share a place."""
+    return tie_values(row.rounds, row.lost, tie_break)
+
+
+def tie_values(rounds: list[int | None], lost: int, tie_break: str) -> tuple:
+    """:func:`tie_key` from its parts: ``rounds`` (points per round, ``None`` for a round
+    not played) and ``lost`` (games lost as declarer); also used by the series standings
+    (:mod:`scoring.series`) to place each evening as the evening itself does."""
     if tie_break == Tournament.TieBreak.BEST_ROUND:
-        best = max((p for p in row.rounds if p is not None), default=0)
-        return (-best, row.lost)
+        best = max((p for p in rounds if p is not None), default=0)
+        return (-best, lost)
     return ()
 
 

@@ -4,7 +4,7 @@ Reads the results of all the series' evenings in a fixed number of queries whate
 number of evenings and players (one aggregate over :class:`scoring.models.SeatScore`, one
 over round totals, one for the registrations, one for the evenings), and works out each
 evening's final totals and places the way :func:`scoring.selectors.standings` does (missed
-rounds count 0; the tournament's ``missed_rounds`` setting; equal points share a place).
+rounds count 0; the tournament's ``missed_rounds`` setting; its ``tie_break`` setting).
 
 Decisions (documented in the README, "Series over several evenings"):
 
@@ -29,6 +29,7 @@ from django.db.models import Count, Q, Sum
 from tournament.models import Registration, Round, Series, Tournament
 
 from .models import RoundTotal, SeatScore
+from .selectors import tie_values
 
 
 @dataclass
@@ -100,16 +101,18 @@ class SeriesStandings:
     provisional: bool
 
 
-def _places(totals: dict[int, int]) -> dict[int, int]:
-    """Places for ``{registration: total}``: higher first, equal totals share a place."""
+def _places(keys: dict[int, tuple]) -> dict[int, int]:
+    """Places for ``{registration: (total, *tie-break values)}``: higher total first, then
+    the tie-break values ascending (:func:`scoring.selectors.tie_values`); equal keys share
+    a place."""
     places: dict[int, int] = {}
     place, previous = 0, None
-    for ranked, (reg, total) in enumerate(
-        sorted(totals.items(), key=lambda item: -item[1]), start=1
+    for ranked, (reg, key) in enumerate(
+        sorted(keys.items(), key=lambda item: (-item[1][0], *item[1][1:])), start=1
     ):
-        if previous is None or total != previous:
+        if previous is None or key != previous:
             place = ranked
-        places[reg], previous = place, total
+        places[reg], previous = place, key
     return places
 
 
@@ -119,8 +122,9 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
     placement points for their place there (``"placement"``; places beyond the table
     give 0); with ``best_of`` only the best N evenings count (the others are struck out;
     of equal values the earlier evening counts); players with fewer than ``min_evenings``
-    (empty: all finished evenings) are listed without a place.  Equal totals share a place
-    (FIELD-NOTES: no tie-break).  ``public``: names only with consent at every evening
+    (empty: all finished evenings) are listed without a place.  Each evening places its
+    players under its own ``tie_break`` setting, as its standings do; in the series,
+    equal totals share a place (FIELD-NOTES: no tie-break).  ``public``: names only with consent at every evening
     played.  Four queries, whatever the number of evenings and players."""
     tournaments = list(
         series.tournaments.annotate(
@@ -134,18 +138,24 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
     ]
     finished = {e.tournament.pk: e for e in evenings if e.finished}
     per_round: dict[int, dict[int, int]] = defaultdict(dict)  # registration -> round -> pts
+    lost: dict[int, int] = defaultdict(int)  # registration -> games lost as declarer
     for row in (
         # grouped in the order of SeatScore's (tournament, registration, round) index
         SeatScore.objects.filter(tournament_id__in=list(finished))
         .values("tournament_id", "registration_id", "round_number")
-        .annotate(points=Sum("points"))
+        .annotate(
+            points=Sum("points"),
+            lost=Count("id", filter=Q(declarer=True, declarer_won=False)),
+        )
         .order_by()
     ):
         per_round[row["registration_id"]][row["round_number"]] = row["points"]
-    for reg, number, points in RoundTotal.objects.filter(
+        lost[row["registration_id"]] += row["lost"]
+    for reg, number, points, games_lost in RoundTotal.objects.filter(
         round__tournament_id__in=list(finished)
-    ).values_list("registration_id", "round__number", "points"):
+    ).values_list("registration_id", "round__number", "points", "games_lost"):
         per_round[reg][number] = points
+        lost[reg] += games_lost
     registrations = Registration.objects.filter(tournament_id__in=list(finished)).values_list(
         "pk",
         "tournament_id",
@@ -161,7 +171,7 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
 
     # evening totals and places, as the tournament's own standings count them
     totals: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> reg -> total
-    placed: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> reg -> total
+    placed: dict[int, dict[int, tuple]] = defaultdict(dict)  # tournament -> reg -> key
     people: dict[int, dict] = {}
     entries: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)  # player -> t -> reg
     for reg, t_id, player, number, first, last, consent, fn, ln, club in registrations:
@@ -176,7 +186,9 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
             continue
         totals[t_id][reg] = sum(rounds.values())
         if not (missed and policy == Tournament.MissedRounds.UNPLACED):
-            placed[t_id][reg] = totals[t_id][reg]
+            played = [rounds.get(n) for n in range(1, tournament.rounds + 1)]
+            tie = tie_values(played, lost[reg], tournament.tie_break)
+            placed[t_id][reg] = (totals[t_id][reg], *tie)
         person = people.setdefault(
             player, {"name": f"{fn} {ln}", "club": club, "consent": True, "sort": (ln, fn)}
         )

@@ -215,6 +215,41 @@ def test_evening_places_match_the_tournament_standings(clerk):
         assert got == expected, policy
 
 
+def test_evening_places_follow_the_evenings_tie_break(players):
+    """An evening with the best-round tie-break places its equal totals as its own
+    standings do; the series then uses those places for placement points."""
+    tournament = tournament_services.create_tournament(
+        name="Abend mit Stechen",
+        date=date(2026, 1, 9),
+        rounds=2,
+        entry_mode=Tournament.EntryMode.TOTALS,
+        tie_break=Tournament.TieBreak.BEST_ROUND,
+    )
+    first, second = tournament.round_set.order_by("number")
+    rounds = {  # player: (round 1, round 2, games lost in round 2)
+        players[0]: (300, 300, 1),  # 600, best round 300
+        players[1]: (500, 100, 2),  # 600, best round 500 -> ahead of Anna
+        players[2]: (100, 500, 1),  # 600, best round 500, fewer lost -> ahead of Bert
+        players[3]: (200, 100, 0),
+    }
+    for player, (one, two, games_lost) in rounds.items():
+        reg = tournament_services.register(tournament, player, consent_public=True)
+        RoundTotal.objects.create(round=first, registration=reg, points=one)
+        RoundTotal.objects.create(round=second, registration=reg, points=two, games_lost=games_lost)
+    Round.objects.filter(tournament=tournament).update(status=Round.Status.CLOSED)
+    series = save_series(
+        name="S",
+        season="1",
+        tournaments=[tournament],
+        counting=Series.Counting.PLACEMENT,
+        placement_points="10,6,3,1",
+    )
+    expected = {r.name.split()[0]: r.rank for r in selectors.standings(tournament)}
+    assert expected == {"Carl": 1, "Bert": 2, "Anna": 3, "Dora": 4}
+    got = {r.name.split()[0]: (r.evenings[0].place, r.total) for r in series_standings(series).rows}
+    assert got == {"Carl": (1, 10), "Bert": (2, 6), "Anna": (3, 3), "Dora": (4, 1)}
+
+
 def test_series_standings_queries_are_constant(players):
     def build(evenings: int, per_evening: int):
         people = [
