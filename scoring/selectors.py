@@ -100,19 +100,19 @@ def standings(
     if round_number is not None:
         scores = scores.filter(round_number=round_number)
     provisional: dict[int, int] = defaultdict(int)
-    mark = tournament.confirmation_required and tournament.mark_unconfirmed
+    # provisional: unconfirmed entries of a running round, when the tournament confirms
+    # entries, and hands entered at the table through its link (always confirmed)
+    mark = tournament.marks_provisional
+    open_hands = Q(hand__confirmed_at__isnull=True, hand__table__round__status=Round.Status.RUNNING)
+    if not tournament.confirmation_required:
+        open_hands &= Q(hand__table_link__isnull=False)
     counts = {
         "points": Sum("points"),
         "won": Count("id", filter=Q(declarer=True, declarer_won=True)),
         "lost": Count("id", filter=Q(declarer=True, declarer_won=False)),
     }
     if mark:
-        counts["open"] = Count(
-            "id",
-            filter=Q(
-                hand__confirmed_at__isnull=True, hand__table__round__status=Round.Status.RUNNING
-            ),
-        )
+        counts["open"] = Count("id", filter=open_hands)
     for row in scores.values("registration_id", "round_number").annotate(**counts):
         reg = row["registration_id"]
         per_round[reg][row["round_number"]] = row["points"]
@@ -135,7 +135,12 @@ def standings(
         per_round[reg][row["round__number"]] = row["points"]
         won[reg] += row["games_won"]
         lost[reg] += row["games_lost"]
-        if mark and row["confirmed_at"] is None and row["round__status"] == Round.Status.RUNNING:
+        if (
+            mark
+            and tournament.confirmation_required
+            and row["confirmed_at"] is None
+            and row["round__status"] == Round.Status.RUNNING
+        ):
             provisional[reg] += 1
 
     numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
