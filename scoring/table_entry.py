@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.models import Round, Tournament
 
-from . import qr, selectors, services
+from . import qr, selectors, services, throttle
 from . import table_entry_services as links
 from .forms import HandForm
 from .models import Hand
@@ -40,7 +40,14 @@ from .views import (
     _require_clerk_of,
 )
 
-REFUSED_STATUS = {"unknown": 404, "revoked": 410, "off": 403, "planned": 403, "closed": 410}
+REFUSED_STATUS = {
+    "unknown": 404,
+    "revoked": 410,
+    "off": 403,
+    "planned": 403,
+    "closed": 410,
+    "throttled": 429,
+}
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -57,13 +64,24 @@ def _wants_json(request: HttpRequest) -> bool:
 def table_link_view(view):
     """Resolve the token of the URL into its live link and pass it on as ``link``; a link
     that does not open its table gets the page that says why (404/410/403), in JSON for the
-    phone's offline queue.  Every answer carries ``Referrer-Policy: no-referrer``."""
+    phone's offline queue; too many requests for the token or from the address get 429
+    (:mod:`scoring.throttle`).  Every answer carries ``Referrer-Policy: no-referrer``."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args, **kwargs):
+        if throttle.limited(request, token):
+            return _private(
+                _refused(
+                    request,
+                    "throttled",
+                    _("Zu viele Anfragen in kurzer Zeit. Bitte eine Minute warten und neu laden."),
+                )
+            )
         try:
             link = links.resolve(token)
         except links.LinkRefused as exc:
+            if exc.reason in ("unknown", "revoked"):
+                throttle.count_miss(request)
             return _private(_refused(request, exc.reason, str(exc)))
         return _private(view(request, link, *args, **kwargs))
 

@@ -333,3 +333,95 @@ def test_revoked_link_cannot_write_even_if_resolved_before(at_table):
     with pytest.raises(PermissionError):
         services.save_hand(table, _input(table), None, via=via)
     assert not Hand.objects.exists()
+
+
+# ------------------------------------------------------------------- abuse, logs
+
+
+def test_throttled_per_token_with_a_clear_page(at_table, settings):
+    settings.TABLE_LINK_RATE_TOKEN = "3/m"
+    link = links.live_link(three_table(at_table))
+    client = phone()
+    assert [client.get(page(link)).status_code for _ in range(3)] == [200] * 3
+    response = client.get(page(link))
+    assert response.status_code == 429 and "Bitte kurz warten" in response.content.decode()
+    # another table's link from another phone is not affected
+    other = links.live_link(at_table.round_set.get(number=1).tables.exclude(pk=link.table_id)[0])
+    assert phone().get(page(other)).status_code == 200
+
+
+def test_guessing_tokens_is_throttled_per_address(at_table, settings):
+    settings.TABLE_LINK_RATE_MISSES = "5/m"
+    link = links.live_link(three_table(at_table))
+    client = phone()
+    codes = [
+        client.get(reverse("table_entry:page", args=[f"guess{i:022d}"])).status_code
+        for i in range(6)
+    ]
+    assert codes == [404] * 5 + [429]
+    # the address is now refused for a while, even with a right token
+    assert client.get(page(link)).status_code == 429
+    assert phone().get(page(link), REMOTE_ADDR="10.0.0.9").status_code == 200
+
+
+def test_csrf_is_kept_on_table_pages(at_table):
+    table = three_table(at_table)
+    link = links.live_link(table)
+    client = Client(enforce_csrf_checks=True)
+    client.get(page(link))
+    assert client.post(page(link), form_data(table)).status_code == 403
+    assert not Hand.objects.exists()
+    token = client.cookies["csrftoken"].value
+    response = client.post(page(link), {**form_data(table), "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and Hand.objects.count() == 1
+
+
+def test_tokens_never_reach_the_logs(at_table, caplog):
+    from scoring.logs import GunicornLogger, RedactTableTokens, redact
+
+    link = links.live_link(three_table(at_table))
+    links.renew_link(link.table)
+    with caplog.at_level("WARNING", logger="django.request"):
+        phone().get(page(link))  # 410: Django logs "Gone: <path>"
+    logged = [r for r in caplog.records if r.name == "django.request"]
+    assert logged and "/t/…/" in logged[0].getMessage()
+    assert all(link.token not in r.getMessage() for r in logged)
+    assert RedactTableTokens().filter(logged[0])
+    assert redact(f"GET /t/{link.token}/pruefen/ HTTP/1.1") == "GET /t/…/pruefen/ HTTP/1.1"
+
+    class Response:
+        status = "200 OK"
+        headers = {}
+        sent = 10
+
+    import datetime
+    from types import SimpleNamespace
+
+    logger = GunicornLogger(SimpleNamespace(**_gunicorn_cfg()))
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": f"/t/{link.token}/",
+        "PATH_INFO": f"/t/{link.token}/",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "QUERY_STRING": "",
+    }
+    atoms = logger.atoms(Response(), {}, environ, datetime.timedelta(seconds=1))
+    assert link.token not in atoms["r"] and link.token not in atoms["U"]
+
+
+def _gunicorn_cfg():
+    from gunicorn.config import Config
+
+    cfg = Config()
+    return {name: setting.get() for name, setting in cfg.settings.items()} | {
+        "settings": cfg.settings,
+        "logconfig_dict": {},
+        "logconfig_json": None,
+        "logconfig": None,
+        "syslog": False,
+        "loglevel": "info",
+        "errorlog": "-",
+        "accesslog": None,
+        "user": 0,
+        "group": 0,
+    }
