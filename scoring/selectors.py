@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Registration, Round, Table, Tournament
 
 from .models import Hand, RoundTotal, SeatScore, account_label
+
+#: the clerk overview flags a table that has sent no hand for this long (table entry)
+SILENT_AFTER = timedelta(minutes=15)
 
 
 @dataclass
@@ -212,6 +217,19 @@ class TableProgress:
     entered: int
     games: int
     unconfirmed: int = 0
+    # hands entered through the table's link, and when the table's latest hand was saved
+    at_table: int = 0
+    last_entry: datetime | None = None
+
+    @property
+    def silent(self) -> bool:
+        """A table that has entered hands but none for :data:`SILENT_AFTER` while hands are
+        still missing (the clerk overview flags it)."""
+        return (
+            not self.complete
+            and self.last_entry is not None
+            and self.last_entry < timezone.now() - SILENT_AFTER
+        )
 
     @property
     def complete(self) -> bool:
@@ -229,6 +247,8 @@ def round_progress(round_: Round) -> list[TableProgress]:
         round_.tables.annotate(
             entered=Count("hands"),
             unconfirmed=Count("hands", filter=Q(hands__confirmed_at__isnull=True)),
+            at_table=Count("hands", filter=Q(hands__table_link__isnull=False)),
+            last_entry=Max("hands__updated_at"),
         ).prefetch_related("seats__registration__player")
     )
     if round_.tournament.entry_mode == Tournament.EntryMode.TOTALS:
@@ -249,7 +269,15 @@ def round_progress(round_: Round) -> list[TableProgress]:
         return progress
     games = round_.tournament.games_per_round
     return [
-        TableProgress(t, [s.registration for s in t.seats.all()], t.entered, games, t.unconfirmed)
+        TableProgress(
+            t,
+            [s.registration for s in t.seats.all()],
+            t.entered,
+            games,
+            t.unconfirmed,
+            t.at_table,
+            t.last_entry,
+        )
         for t in tables
     ]
 

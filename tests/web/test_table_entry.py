@@ -425,3 +425,29 @@ def _gunicorn_cfg():
         "user": 0,
         "group": 0,
     }
+
+
+def test_clerk_overview_shows_entered_at_table_confirmed_missing_and_silent(
+    at_table, clerk, client
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    round_ = at_table.round_set.get(number=1)
+    table = three_table(at_table)
+    link = links.live_link(table)
+    phone().post(page(link), form_data(table))
+    client.force_login(clerk)
+    body = client.get(reverse("scoring:clerk", args=[at_table.pk])).content.decode()
+    assert "1 am Tisch eingetragen" in body and "1 unbestätigt" in body
+    assert "noch nichts gesendet" in body  # the other tables
+    assert "still seit" not in body
+    Hand.objects.update(updated_at=timezone.now() - timedelta(minutes=16))
+    body = client.get(reverse("scoring:clerk", args=[at_table.pk])).content.decode()
+    assert "still seit" in body
+    from scoring.selectors import round_progress
+
+    progress = {p.table.pk: p for p in round_progress(round_)}
+    assert progress[table.pk].silent and progress[table.pk].at_table == 1
+    assert progress[table.pk].missing == at_table.games_per_round - 1
