@@ -3,7 +3,7 @@ and the director's list of links with "neuer Link".
 
 The phone pages need no account: the token in the address is the permission, checked on
 every request by :func:`scoring.table_entry_services.resolve` (only that table, only while
-its round runs).  They answer with ``Referrer-Policy: no-referrer`` so the token never
+its round runs).  They answer with ``Referrer-Policy: strict-origin`` so the token never
 leaves in a Referer header, keep Django's CSRF check, and are throttled per token and per
 address (:mod:`scoring.throttle`).  A link that does not open its table gets a page that
 says why (revoked, round closed …), never a 500.
@@ -51,8 +51,11 @@ REFUSED_STATUS = {
 
 
 def _private(response: HttpResponse) -> HttpResponse:
-    """No Referer with the token to any other site, no caching of a table's page."""
-    response["Referrer-Policy"] = "no-referrer"
+    """No token in any Referer, no caching of a table's page.  ``strict-origin`` sends only
+    scheme and host as Referer (never the path with the token); ``no-referrer`` would also
+    make the browser send ``Origin: null`` with the page's forms, which Django's CSRF
+    check rightly refuses."""
+    response["Referrer-Policy"] = "strict-origin"
     response["Cache-Control"] = "no-store"
     return response
 
@@ -65,7 +68,7 @@ def table_link_view(view):
     """Resolve the token of the URL into its live link and pass it on as ``link``; a link
     that does not open its table gets the page that says why (404/410/403), in JSON for the
     phone's offline queue; too many requests for the token or from the address get 429
-    (:mod:`scoring.throttle`).  Every answer carries ``Referrer-Policy: no-referrer``."""
+    (:mod:`scoring.throttle`).  Every answer carries ``Referrer-Policy: strict-origin``."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args, **kwargs):

@@ -165,5 +165,7 @@
 
   window.addEventListener("online", flush);
   window.addEventListener("offline", render);
+  // also retry now and then: a phone may miss the "online" event when the Wi-Fi returns
+  window.setInterval(flush, 15000);
   flush();
 })();

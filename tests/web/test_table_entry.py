@@ -60,7 +60,7 @@ def test_a_table_enters_a_hand_with_the_table_as_author(at_table):
     response = client.get(page(link))
     body = response.content.decode()
     assert response.status_code == 200
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "strict-origin"
     assert 'inputmode="numeric"' in body and "Spiel eintragen" in body
     assert "Abmelden" not in body and "Einloggen" not in body  # nothing else of the app
     response = client.post(page(link), form_data(table))
@@ -258,7 +258,7 @@ def test_after_close_the_token_gives_a_clear_page_and_writes_nothing(at_table):
     response = client.get(page(link))
     assert response.status_code == 410
     assert "Runde abgeschlossen" in response.content.decode()
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "strict-origin"
     response = client.post(page(link), form_data(table, bid=310, version=1))
     assert response.status_code == 410
     response = client.post(
@@ -299,7 +299,7 @@ def test_director_lists_links_and_a_new_link_revokes_the_old(at_table, director,
     table = three_table(at_table)
     old = links.live_link(table)
     assert response.status_code == 200 and old.token in body and "data:image/svg+xml" in body
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "strict-origin"
     response = client.post(url, {"runde": 1, "tisch": table.number, "neu": 1})
     assert response.status_code == 302
     old.refresh_from_db()
