@@ -242,11 +242,16 @@ class TableProgress:
 
 def round_progress(round_: Round) -> list[TableProgress]:
     """Every table of ``round_`` with its players, how many entries are in and how many of
-    them are unconfirmed; a fixed number of queries."""
+    them await confirmation (every unconfirmed one with ``confirmation_required``, else
+    those entered at the table), how many came from the table and when the latest was
+    saved; a fixed number of queries."""
+    awaiting = Q(hands__confirmed_at__isnull=True)
+    if not round_.tournament.confirmation_required:  # only hands entered at the table wait
+        awaiting &= Q(hands__table_link__isnull=False)
     tables = list(
         round_.tables.annotate(
             entered=Count("hands"),
-            unconfirmed=Count("hands", filter=Q(hands__confirmed_at__isnull=True)),
+            unconfirmed=Count("hands", filter=awaiting),
             at_table=Count("hands", filter=Q(hands__table_link__isnull=False)),
             last_entry=Max("hands__updated_at"),
         ).prefetch_related("seats__registration__player")

@@ -7,7 +7,6 @@ public standings show the points, no longer provisional."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -21,7 +20,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def fill_hand(page, sim, tricks_0=None) -> None:
@@ -84,8 +82,6 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     with page.expect_navigation():
         page.click("button.primary.big")
     page.wait_for_function("document.querySelectorAll('ol.hand-list li.hand').length === 2")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "table-entry-phone.png"), full_page=True)
 
     # hand 3 while the Wi-Fi is down: kept on the phone, marked "nicht gesendet"
     context.set_offline(True)
