@@ -186,6 +186,9 @@ def test_with_clerk_confirmation_the_table_cannot_confirm_but_the_clerk_can(
     hand = Hand.objects.get()
     assert not hand.confirmed
     client.force_login(clerk)
+    clerk_page = client.get(reverse("scoring:table", args=[at_table.pk, 1, table.number]))
+    assert f"Tisch {table.number} (Link)" in clerk_page.content.decode()  # who entered it
+    assert "bestätigen" in clerk_page.content.decode()
     client.post(
         reverse("scoring:confirm", args=[at_table.pk, 1, table.number]),
         {"spiel": 1, "version": 1},
