@@ -79,7 +79,8 @@ def renew_link(table: Table, user=None) -> TableLink:
 def resolve(token: str) -> TableLink:
     """The link of ``token`` if it opens its table now, with table, round and tournament
     loaded.  Raises :class:`LinkRefused` for an unknown or revoked token, a tournament
-    without table entry, and a round that has not started or is closed."""
+    without table entry (or one that enters round totals only), and a round that has not
+    started or is closed."""
     link = (
         TableLink.objects.select_related("table__round__tournament")
         .filter(token=token[:64])
@@ -97,6 +98,8 @@ def resolve(token: str) -> TableLink:
         )
     if not round_.tournament.table_entry:
         raise LinkRefused("off", _("Bei diesem Turnier wird nicht am Tisch eingetragen."))
+    if round_.tournament.entry_mode != Tournament.EntryMode.HANDS:
+        raise LinkRefused("off", _("Dieses Turnier erfasst Rundensummen, keine einzelnen Spiele."))
     if round_.status == Round.Status.PLANNED:
         raise LinkRefused("planned", _("Die Runde hat noch nicht begonnen."))
     if round_.status == Round.Status.CLOSED:

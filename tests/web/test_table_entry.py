@@ -280,6 +280,11 @@ def test_unknown_and_planned_and_switched_off_links_give_clear_pages(tournament)
     assert response.status_code == 403 and "nicht am Tisch" in response.content.decode()
     tournament.table_entry = "opponent"
     tournament.save()
+    tournament.entry_mode = "totals"
+    tournament.save()
+    assert client.get(page(link)).status_code == 403  # paper mode: round totals only
+    tournament.entry_mode = "hands"
+    tournament.save()
     assert client.get(reverse("table_entry:page", args=["x" * 27])).status_code == 404
     assert client.get(reverse("table_entry:page", args=["ä" * 300])).status_code == 404
     close_round_anyway(tournament)
