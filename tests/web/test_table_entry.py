@@ -459,3 +459,18 @@ def test_clerk_overview_shows_entered_at_table_confirmed_missing_and_silent(
     progress = {p.table.pk: p for p in round_progress(round_)}
     assert progress[table.pk].silent and progress[table.pk].at_table == 1
     assert progress[table.pk].missing == at_table.games_per_round - 1
+
+
+def test_a_copied_tournament_gets_its_own_links(at_table):
+    """Export and import into the same database: the copy's links have new tokens (the
+    printed QR codes keep opening the original), the hand keeps its table author."""
+    from scoring import transfer
+
+    table = three_table(at_table)
+    link = links.live_link(table)
+    services.save_hand(table, _input(table), None, via=links.source(link, "a" * 16))
+    copy = transfer.import_tournament(transfer.export_tournament(at_table))
+    copied = TableLink.objects.get(table__round__tournament=copy)
+    assert copied.token != link.token and len(copied.token) >= 22
+    hand = Hand.objects.get(table__round__tournament=copy)
+    assert hand.table_link == copied and hand.entered_by_name == f"Tisch {table.number} (Link)"
