@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import threading
@@ -307,10 +308,17 @@ def main(argv: list[str] | None = None) -> int:
                 for thread in threads:
                     thread.join(timeout=args.duration + 2 * TIMEOUT + 30)
                 wall = time.perf_counter() - started
+                busy = sum(thread.is_alive() for thread in threads)
             finally:
                 server.terminate()
-                server.wait(timeout=30)
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:  # requests still queued: stop it hard
+                    server.kill()
+                    server.wait(timeout=30)
             problems = _check(config["tournament"], stats)
+            if busy:
+                problems.append(f"{busy} clients still waiting for an answer at the end")
             figures = {
                 kind: {
                     "requests": len(times),
