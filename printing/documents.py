@@ -19,13 +19,16 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cache
 
+from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from rules import Ruleset
-from scoring import selectors
+from scoring import selectors, table_entry_services
 from scoring.models import Hand, account_label
+from scoring.qr import qr_data_uri
 from scoring.services import active_positions, dealer_for
 from tournament.models import Category, Registration, Round, Seat, Table, Tournament
 
@@ -119,6 +122,9 @@ class Sheet:
     corrections: list[str]
     seating: str = ""
     filled: bool = False
+    # the table's private entry link and its QR code (data URI), blank sheets only
+    link_address: str = ""
+    link_qr: str = ""
 
     @property
     def columns(self) -> int:
@@ -135,13 +141,16 @@ class Sheet:
         return self.seats[self.table.scorer]
 
 
-def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
+def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> list[Sheet]:
     """The score sheet of every table of ``round_``, in table order.
 
     ``filled=False``: blank rows for the round's games with the dealer filled in by
     rotation (and, at a 4-player table where the dealer sits out, the dealer's cells
     struck).  ``filled=True``: every entered hand with melds, tricks, scores and running
     totals; corrected hands are marked and listed under the table with who changed what.
+    With table entry switched on, a blank sheet carries its table's private link as a QR
+    code in the header (``link_base``: scheme and host to put before the path, else
+    ``PUBLIC_BASE_URL``; missing links are created).
     Queries: a fixed number, whatever the number of tables.
     """
     tournament = round_.tournament
@@ -161,6 +170,10 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
         for hand in hands.select_related("entered_by"):
             hands_by_table[hand.table_id][hand.number] = hand
         history = selectors.hand_history(hands, closed_at=round_.closed_at)
+
+    live_links = {}
+    if not filled and tournament.table_entry and round_.status != Round.Status.CLOSED:
+        live_links = table_entry_services.round_links(round_)
 
     sheets = []
     for table in tables:
@@ -217,7 +230,16 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
                 filled=filled,
             )
         )
+        if table.pk in live_links:
+            address = _link_address(live_links[table.pk], link_base)
+            sheets[-1].link_address = address
+            sheets[-1].link_qr = qr_data_uri(address)
     return sheets
+
+
+def _link_address(link, link_base: str | None) -> str:
+    path = reverse("table_entry:page", args=[link.token])
+    return (link_base if link_base is not None else settings.PUBLIC_BASE_URL or "") + path
 
 
 def _outcome_text(hand: Hand, names: dict[int, str]) -> str:

@@ -31,12 +31,12 @@ RESULT_PROVISIONAL_LINES = 1
 SUBTITLE_CHARS_PER_LINE = 100
 
 
-def score_sheets_pdf(round_: Round, filled: bool) -> bytes:
+def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None) -> bytes:
     """All score sheets of ``round_`` in one PDF, one table per page (more with over 15
     games).  Tables are laid out in parts on the available cores
     (:func:`printing.render.render_pdf_in_parts`)."""
     tournament = round_.tournament
-    sheets = documents.score_sheets(round_, filled)
+    sheets = documents.score_sheets(round_, filled, link_base)
     base = {
         "tournament": tournament,
         "ruleset": tournament.ruleset,

@@ -8,6 +8,7 @@ like the score sheets, for the director only.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -51,7 +52,11 @@ def score_sheets(request: HttpRequest, pk: int, round_number: int) -> HttpRespon
     if not round_.tables.exists():
         raise Http404(_("Die Runde ist noch nicht ausgelost."))
     kind = "protokoll" if filled else "leer"
-    return _pdf(score_sheets_pdf(round_, filled), f"spielliste-runde-{round_number}-{kind}.pdf")
+    # the tables' QR codes point at the address the director's browser uses, unless venue
+    # mode names the laptop's LAN address (PUBLIC_BASE_URL)
+    base = settings.PUBLIC_BASE_URL or request.build_absolute_uri("/")[:-1]
+    pdf = score_sheets_pdf(round_, filled, base)
+    return _pdf(pdf, f"spielliste-runde-{round_number}-{kind}.pdf")
 
 
 def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+from simple_history.signals import pre_create_historical_record
 
 from tournament.models import Registration, Round, Table, Tournament
 
@@ -104,6 +106,50 @@ class Confirmable(models.Model):
         return account_label(self.entered_by, self.entered_by_name)
 
 
+class TableLink(models.Model):
+    """The private link of one table in one round ("Tisch-Link", ``/t/<token>/``): the
+    players of that table enter and confirm its hands on their phones without an account.
+
+    ``token`` is 160 random bits (:func:`secrets.token_urlsafe`, 27 characters); it opens
+    only its table, only while the round runs and the tournament's ``table_entry`` is on.
+    A "new link" revokes the old one (``revoked_at``); at most one link per table is live
+    (database constraint).  Services: :mod:`scoring.table_entry_services`."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
+    token = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("erstellt von"),
+    )
+    revoked_at = models.DateTimeField(_("widerrufen am"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-created_at"]
+        verbose_name = _("Tisch-Link")
+        verbose_name_plural = _("Tisch-Links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="one_live_link_per_table",
+            )
+        ]
+
+    def __str__(self) -> str:
+        # never the token: this text may reach logs and the admin's history
+        return _("Link für %(table)s") % {"table": self.table}
+
+    @property
+    def author(self) -> str:
+        """How history names entries made through this link: "Tisch 7 (Link)"."""
+        return _("Tisch %(n)s (Link)") % {"n": self.table.number}
+
+
 class Hand(Confirmable):
     """One game at one table, as the clerk entered it, with the engine's verdict.
 
@@ -112,7 +158,9 @@ class Hand(Confirmable):
     ``null`` in ``melds``/``tricks`` and 0 in ``scores``.  Points are game points.
     ``version`` grows with every save (optimistic concurrency).  ``confirmed_by`` is the
     second account that confirmed this version (tournaments with confirmation); a correction
-    clears it.  The reason for a correction (required once the round is closed) is kept as
+    clears it.  A hand entered at the table has ``table_link`` and ``entered_device`` set and
+    ``entered_by_name`` "Tisch 7 (Link)"; an opponent's "stimmt" names the link and that
+    device in ``confirmed_by_name``.  The reason for a correction (required once the round is closed) is kept as
     the history record's change reason.
     """
 
@@ -161,6 +209,17 @@ class Hand(Confirmable):
         verbose_name=_("erfasst von"),
     )
     entered_by_name = _name_field(_("erfasst von (Name aus Import)"))
+    # entered at the table through its link: which link and which phone (a random id kept in
+    # that phone's session, never the session key); null/"" for a clerk's entry
+    table_link = models.ForeignKey(
+        TableLink,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("erfasst über Tisch-Link"),
+    )
+    entered_device = models.CharField(_("Gerät"), max_length=32, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords(bases=[ImportedHistoryUser])
 
@@ -354,3 +413,12 @@ class Prize(models.Model):
 
     def __str__(self) -> str:
         return self.description or self.get_kind_display()
+
+
+@receiver(pre_create_historical_record)
+def _history_author_text(sender, instance, history_instance, **kwargs) -> None:
+    """A version written through a table link has no account: its history record names
+    the table ("Tisch 7 (Link)", set by the service as ``_history_user_name``)."""
+    name = getattr(instance, "_history_user_name", "")
+    if name and hasattr(history_instance, "history_user_name"):
+        history_instance.history_user_name = name

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import Count, Max, Q, Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import Category, Registration, Round, Table, Tournament
 
 from .models import Hand, RoundTotal, SeatScore, account_label
+
+#: the clerk overview flags a table that has sent no hand for this long (table entry)
+SILENT_AFTER = timedelta(minutes=15)
 
 
 @dataclass
@@ -102,19 +107,19 @@ def standings(
     if round_number is not None:
         scores = scores.filter(round_number=round_number)
     provisional: dict[int, int] = defaultdict(int)
-    mark = tournament.confirmation_required and tournament.mark_unconfirmed
+    # provisional: unconfirmed entries of a running round, when the tournament confirms
+    # entries, and hands entered at the table through its link (always confirmed)
+    mark = tournament.marks_provisional
+    open_hands = Q(hand__confirmed_at__isnull=True, hand__table__round__status=Round.Status.RUNNING)
+    if not tournament.confirmation_required:
+        open_hands &= Q(hand__table_link__isnull=False)
     counts = {
         "points": Sum("points"),
         "won": Count("id", filter=Q(declarer=True, declarer_won=True)),
         "lost": Count("id", filter=Q(declarer=True, declarer_won=False)),
     }
     if mark:
-        counts["open"] = Count(
-            "id",
-            filter=Q(
-                hand__confirmed_at__isnull=True, hand__table__round__status=Round.Status.RUNNING
-            ),
-        )
+        counts["open"] = Count("id", filter=open_hands)
     for row in scores.values("registration_id", "round_number").annotate(**counts):
         reg = row["registration_id"]
         per_round[reg][row["round_number"]] = row["points"]
@@ -137,7 +142,12 @@ def standings(
         per_round[reg][row["round__number"]] = row["points"]
         won[reg] += row["games_won"]
         lost[reg] += row["games_lost"]
-        if mark and row["confirmed_at"] is None and row["round__status"] == Round.Status.RUNNING:
+        if (
+            mark
+            and tournament.confirmation_required
+            and row["confirmed_at"] is None
+            and row["round__status"] == Round.Status.RUNNING
+        ):
             provisional[reg] += 1
 
     numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
@@ -278,6 +288,19 @@ class TableProgress:
     entered: int
     games: int
     unconfirmed: int = 0
+    # hands entered through the table's link, and when the table's latest hand was saved
+    at_table: int = 0
+    last_entry: datetime | None = None
+
+    @property
+    def silent(self) -> bool:
+        """A table that has entered hands but none for :data:`SILENT_AFTER` while hands are
+        still missing (the clerk overview flags it)."""
+        return (
+            not self.complete
+            and self.last_entry is not None
+            and self.last_entry < timezone.now() - SILENT_AFTER
+        )
 
     @property
     def complete(self) -> bool:
@@ -290,11 +313,18 @@ class TableProgress:
 
 def round_progress(round_: Round) -> list[TableProgress]:
     """Every table of ``round_`` with its players, how many entries are in and how many of
-    them are unconfirmed; a fixed number of queries."""
+    them await confirmation (every unconfirmed one with ``confirmation_required``, else
+    those entered at the table), how many came from the table and when the latest was
+    saved; a fixed number of queries."""
+    awaiting = Q(hands__confirmed_at__isnull=True)
+    if not round_.tournament.confirmation_required:  # only hands entered at the table wait
+        awaiting &= Q(hands__table_link__isnull=False)
     tables = list(
         round_.tables.annotate(
             entered=Count("hands"),
-            unconfirmed=Count("hands", filter=Q(hands__confirmed_at__isnull=True)),
+            unconfirmed=Count("hands", filter=awaiting),
+            at_table=Count("hands", filter=Q(hands__table_link__isnull=False)),
+            last_entry=Max("hands__updated_at"),
         ).prefetch_related("seats__registration__player")
     )
     if round_.tournament.entry_mode == Tournament.EntryMode.TOTALS:
@@ -315,7 +345,15 @@ def round_progress(round_: Round) -> list[TableProgress]:
         return progress
     games = round_.tournament.games_per_round
     return [
-        TableProgress(t, [s.registration for s in t.seats.all()], t.entered, games, t.unconfirmed)
+        TableProgress(
+            t,
+            [s.registration for s in t.seats.all()],
+            t.entered,
+            games,
+            t.unconfirmed,
+            t.at_table,
+            t.last_entry,
+        )
         for t in tables
     ]
 

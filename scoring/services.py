@@ -30,7 +30,7 @@ from tournament.models import Round, Seat, Table, Tournament
 from tournament.services import lock_round, may_enter
 
 from .messages import engine_message
-from .models import Hand, RoundTotal, Ruling, SeatScore
+from .models import Hand, RoundTotal, Ruling, SeatScore, TableLink
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +79,18 @@ class Evaluation:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+@dataclass(frozen=True)
+class TableSource:
+    """Who writes when the players of a table enter through its private link: the
+    :class:`~scoring.models.TableLink`, the phone (``device``: a random id kept in that
+    phone's session) and the author text for the entry and its history ("Tisch 7 (Link)").
+    Built by :mod:`scoring.table_entry_services`."""
+
+    link: TableLink
+    device: str
+    label: str
 
 
 class StaleEntry(Exception):
@@ -285,6 +297,7 @@ def save_hand(
     user,
     expected_version: int | None = None,
     reason: str = "",
+    via: TableSource | None = None,
 ) -> tuple[Hand | None, Evaluation]:
     """Validate, score and store one hand of ``table`` in one transaction.
 
@@ -299,6 +312,11 @@ def save_hand(
     (then ``errors["confirm_rare"]`` asks for the tick).  Raises ``PermissionError`` when
     the round has not started, is closed and
     ``user`` may not adjust it, or the tournament enters round totals.
+
+    ``via`` (with ``user=None``): the players of the table write through its link; the hand
+    names the link, the device and "Tisch 7 (Link)" as its enterer and history author, and
+    counts as provisional until confirmed.  Under the round's lock the link must still be
+    live (else ``PermissionError``), so a revoked link or a closed round writes nothing.
     """
     round_: Round = table.round
     tournament = round_.tournament
@@ -338,7 +356,7 @@ def save_hand(
     }
     try:
         with transaction.atomic():
-            hand = _write_hand(table, entry.number, values, user, expected_version, reason)
+            hand = _write_hand(table, entry.number, values, user, expected_version, reason, via)
             _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
             transaction.on_commit(lambda: invalidate_standings(tournament.pk))
     except IntegrityError as exc:
@@ -361,19 +379,46 @@ def _reason_required_message() -> str:
     return _("Die Runde ist abgeschlossen: bitte den Grund der Korrektur angeben.")
 
 
-def _write_hand(table, number, values, user, expected_version, reason) -> Hand:
+def _write_hand(table, number, values, user, expected_version, reason, via=None) -> Hand:
     """Create or correct the hand ``number`` of ``table`` (inside a transaction), after
-    locking the round and re-checking, under the lock, that it may be written."""
-    _lock_open_round(table.round_id, Tournament.EntryMode.HANDS, user, reason)
+    locking the round and re-checking, under the lock, that it may be written (and, for
+    ``via``, that its link is still live)."""
+    round_ = _lock_open_round(table.round_id, Tournament.EntryMode.HANDS, user, reason)
+    if via is not None:
+        check_link_live(via.link, round_)
+    source = {
+        "entered_by_name": via.label if via else "",
+        "table_link": via.link if via else None,
+        "entered_device": via.device if via else "",
+    }
     hand = Hand.objects.select_for_update().filter(table=table, number=number).first()
     if hand is None:
-        hand = Hand(table=table, number=number, entered_by=user, **values)
-        _save_version(hand, reason)
+        hand = Hand(table=table, number=number, entered_by=user, **source, **values)
+        _save_version(hand, reason, via)
         return hand
     if expected_version is None or expected_version != hand.version:
         raise StaleEntry(hand)
-    _supersede(hand, values, user, reason)
+    _supersede(hand, values, user, reason, source, via)
     return hand
+
+
+def check_link_live(link: TableLink, round_: Round) -> None:
+    """Raise ``PermissionError`` (message for the table) unless ``link`` opens its table
+    now: not revoked, the tournament lets tables enter, the round runs.  ``round_`` is the
+    link's round (locked by the caller when it writes)."""
+    link.refresh_from_db(fields=["revoked_at"])
+    if link.revoked_at is not None:
+        raise PermissionError(
+            _("Dieser Tisch-Link gilt nicht mehr; die Turnierleitung hat einen neuen ausgegeben.")
+        )
+    if not round_.tournament.table_entry:
+        raise PermissionError(_("Bei diesem Turnier wird nicht am Tisch eingetragen."))
+    if round_.status == Round.Status.PLANNED:
+        raise PermissionError(_("Die Runde hat noch nicht begonnen; Einträge sind gesperrt."))
+    if round_.status == Round.Status.CLOSED:
+        raise PermissionError(
+            _("Die Runde ist abgeschlossen; nur die Turnierleitung kann noch korrigieren.")
+        )
 
 
 def _lock_open_round(round_id: int, mode: str, user, reason: str) -> Round:
@@ -388,22 +433,34 @@ def _lock_open_round(round_id: int, mode: str, user, reason: str) -> Round:
     return round_
 
 
-def _save_version(entry: Hand | RoundTotal, reason: str) -> None:
-    """Save ``entry`` as a new history record with ``reason`` as its change reason."""
+def _save_version(entry: Hand | RoundTotal, reason: str, via: TableSource | None = None) -> None:
+    """Save ``entry`` as a new history record with ``reason`` as its change reason (and,
+    for an entry through a table link, "Tisch 7 (Link)" as the record's author)."""
     entry._change_reason = reason or None
+    entry._history_user_name = via.label if via else ""
     entry.save()
 
 
-def _supersede(entry: Hand | RoundTotal, values: dict, user, reason: str) -> None:
-    """Correct a stored hand or round total: new values, the next version, ``user`` as its
-    enterer, its confirmation cleared (the confirmer saw other values), kept in history."""
-    for key, value in values.items():
+def _supersede(
+    entry: Hand | RoundTotal,
+    values: dict,
+    user,
+    reason: str,
+    source: dict | None = None,
+    via: TableSource | None = None,
+) -> None:
+    """Correct a stored hand or round total: new values, the next version, ``user`` (or the
+    table's link, ``source``) as its enterer, its confirmation cleared (the confirmer saw
+    other values), kept in history."""
+    for key, value in {**values, **(source or {})}.items():
         setattr(entry, key, value)
     entry.version += 1
-    entry.entered_by, entry.entered_by_name = user, ""
+    entry.entered_by = user
+    if not source:
+        entry.entered_by_name = ""
     entry.confirmed_by, entry.confirmed_by_name = None, ""
     entry.confirmed_at = None
-    _save_version(entry, reason)
+    _save_version(entry, reason, via)
 
 
 def check_writable(round_: Round, mode: str, user=None) -> None:
@@ -440,13 +497,14 @@ class ConfirmationRefused(Exception):
     tournament does not confirm entries); ``str()`` is the message for the user."""
 
 
-def _lock_for_confirmation(round_id: int, user) -> Round:
+def _lock_for_confirmation(round_id: int, user, at_table: bool = False) -> Round:
     """Lock the round and check that ``user`` may confirm its entries now (inside a
     transaction).  Raises ``PermissionError`` as :func:`check_writable`, and
-    :class:`ConfirmationRefused` when the tournament does not confirm entries."""
+    :class:`ConfirmationRefused` when the tournament does not confirm entries (an entry
+    made at the table, ``at_table``, always awaits confirmation)."""
     round_ = lock_round(round_id)
     check_writable(round_, round_.tournament.entry_mode, user)
-    if not round_.tournament.confirmation_required:
+    if not (round_.tournament.confirmation_required or at_table):
         raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
     return round_
 
@@ -461,7 +519,10 @@ def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
     ``PermissionError`` when the round may not be written by ``user``.
     """
     with transaction.atomic():
-        tournament = _lock_for_confirmation(hand.table.round_id, user).tournament
+        round_ = _lock_for_confirmation(
+            hand.table.round_id, user, at_table=hand.table_link_id is not None
+        )
+        tournament = round_.tournament
         # only the hand's row is locked: the enterer (nullable since an import may name
         # an account as text) is an outer join, which PostgreSQL cannot lock
         current = (
@@ -481,6 +542,51 @@ def confirm_hand(hand: Hand, user, expected_version: int) -> Hand:
         current.confirmed_at = timezone.now()
         current._change_reason = _("bestätigt")
         current.save(update_fields=["confirmed_by", "confirmed_at", "updated_at"])
+        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    return current
+
+
+def confirm_hand_at_table(hand: Hand, via: TableSource, expected_version: int) -> Hand:
+    """An opponent's "stimmt" on ``hand`` from another phone at the table (tournaments
+    whose ``table_entry`` is ``opponent``; bridge-terminal practice, FIELD-NOTES "What the
+    best scoring systems do").  The confirmer is named "Tisch 7 (Link, Gerät …)" and kept
+    in the history; the version does not change.  Raises :class:`StaleEntry` when the hand
+    changed since the phone loaded it, :class:`ConfirmationRefused` when this phone entered
+    it, it is already confirmed or the tournament has a clerk confirm, ``PermissionError``
+    when the link is not live (revoked, round not running)."""
+    with transaction.atomic():
+        round_ = lock_round(hand.table.round_id)
+        check_link_live(via.link, round_)
+        tournament = round_.tournament
+        if tournament.table_entry != Tournament.TableEntry.OPPONENT:
+            raise ConfirmationRefused(
+                _("Bei diesem Turnier bestätigt ein Schreiber die Spiele, nicht der Tisch.")
+            )
+        current = Hand.objects.select_for_update(of=("self",)).get(pk=hand.pk)
+        if current.table_id != via.link.table_id:
+            raise PermissionError(_("Dieses Spiel gehört nicht zu diesem Tisch."))
+        if current.version != expected_version:
+            raise StaleEntry(current)
+        if current.confirmed_at is not None:
+            raise ConfirmationRefused(_("Spiel %(n)s ist schon bestätigt.") % {"n": current.number})
+        if current.table_link_id is not None and current.entered_device == via.device:
+            raise ConfirmationRefused(
+                _(
+                    "Dieses Spiel wurde auf diesem Handy eingetragen; „stimmt“ tippt ein "
+                    "Gegenspieler auf seinem eigenen Handy."
+                )
+            )
+        current.confirmed_by = None
+        current.confirmed_by_name = _("%(label)s, Gerät %(device)s") % {
+            "label": via.label,
+            "device": via.device[:6],
+        }
+        current.confirmed_at = timezone.now()
+        current._change_reason = _("bestätigt")
+        current._history_user_name = via.label
+        current.save(
+            update_fields=["confirmed_by", "confirmed_by_name", "confirmed_at", "updated_at"]
+        )
         transaction.on_commit(lambda: invalidate_standings(tournament.pk))
     return current
 

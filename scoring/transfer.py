@@ -82,7 +82,8 @@ from tournament.models import Seat, Table, Tournament
 
 from . import services
 from .messages import ruleset_message
-from .models import Hand, RoundTotal, SeatScore
+from .models import Hand, RoundTotal, SeatScore, TableLink
+from .table_entry_services import new_token
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1
@@ -975,6 +976,9 @@ class _Importer:
             attname = entry.history_of._meta.pk.attname
             if attname in fields:
                 fields[attname] = self.tracked_id(entry, fields[attname])
+        if model is TableLink and "token" in fields:
+            # the copy gets links of its own: a table's printed QR code opens the original
+            fields["token"] = new_token()
         waiting = {p[2] for p in self.pending[pending_before:]}
         payload = {"model": obj["model"], "pk": None, "fields": fields}
         for deserialized in serializers.deserialize("python", [payload], using=self.using):

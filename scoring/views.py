@@ -404,7 +404,9 @@ def _entry_state(user, round_: Round) -> dict:
     return {
         "can_write": can_write,
         "round_closed": closed,
-        "can_confirm": round_.tournament.confirmation_required
+        "can_confirm": (
+            round_.tournament.confirmation_required or bool(round_.tournament.table_entry)
+        )
         and round_.status == Round.Status.RUNNING
         and user.has_perm("scoring.change_hand"),
         "can_rule": user.has_perm("scoring.add_ruling") and round_.status != Round.Status.PLANNED,

@@ -28,8 +28,10 @@ class Tournament(models.Model):
     overall standings treat a player who missed a round (club's decision): 0 points, ranked
     but without a prize place, or left out.  ``tie_break`` orders players on equal points
     (FIELD-NOTES: shared places are the custom; some clubs take the best single round, then
-    fewer lost games).  Only the accounts in ``clerks`` (and
-    the director) enter results of this tournament."""
+    fewer lost games).  Only the accounts in ``clerks`` (and the director) enter results of
+    this tournament — and, with ``table_entry`` switched on, the players of a table through
+    its private link (:class:`scoring.models.TableLink`), confirmed by an opponent's device
+    or by a clerk as ``table_entry`` says."""
 
     class FourTableMode(models.TextChoices):
         SIT_OUT = "sit-out", _("Geber setzt aus")
@@ -38,6 +40,11 @@ class Tournament(models.Model):
     class EntryMode(models.TextChoices):
         HANDS = "hands", _("Jedes Spiel eintragen")
         TOTALS = "totals", _("Nur Rundensummen eintragen")
+
+    class TableEntry(models.TextChoices):
+        OFF = "", _("Aus: nur Schreiber erfassen")
+        OPPONENT = "opponent", _("Am Tisch: ein Gegenspieler bestätigt mit „stimmt“")
+        CLERK = "clerk", _("Am Tisch: ein Schreiber bestätigt")
 
     class MissedRounds(models.TextChoices):
         ZERO = "zero", _("Verpasste Runden zählen 0 Punkte")
@@ -107,6 +114,17 @@ class Tournament(models.Model):
             "gleiche Platz; manche Vereine entscheiden nach der besten Einzelrunde."
         ),
     )
+    table_entry = models.CharField(
+        _("Eintragen am Tisch"),
+        max_length=10,
+        choices=TableEntry,
+        blank=True,
+        default=TableEntry.OFF,
+        help_text=_(
+            "Spieler tragen die Spiele ihres Tisches über den Tisch-Link (QR-Code) selbst ein; "
+            "bis zur Bestätigung zählen sie vorläufig."
+        ),
+    )
     clerks = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -123,6 +141,13 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    @property
+    def marks_provisional(self) -> bool:
+        """Whether the standings flag provisional points: entries await confirmation
+        (``confirmation_required``, or hands entered at the table) and the tournament
+        marks them (``mark_unconfirmed``)."""
+        return (self.confirmation_required or bool(self.table_entry)) and self.mark_unconfirmed
 
     @cached_property
     def ruleset(self) -> Ruleset:

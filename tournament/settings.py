@@ -92,6 +92,60 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
+# Table-entry links (/t/<token>/), throttled with django-ratelimit (scoring/throttle.py):
+# per token (one table's phones, live validation included), per address over all tokens
+# (a venue may share one router address), and unknown/revoked tokens per address.
+TABLE_LINK_RATE_TOKEN = os.environ.get("BINOKEL_TABLE_LINK_RATE_TOKEN", "300/m")
+TABLE_LINK_RATE_ADDRESS = os.environ.get("BINOKEL_TABLE_LINK_RATE_ADDRESS", "3000/m")
+TABLE_LINK_RATE_MISSES = os.environ.get("BINOKEL_TABLE_LINK_RATE_MISSES", "30/m")
+# django-ratelimit is used through its functions only (not an installed app); its
+# decorator's 403 is not used: a throttled phone gets the 429 page of scoring.table_entry.
+
+# A table's token is its permission: it never reaches the logs.  Django logs the path of
+# every 4xx/5xx answer (django.request) and runserver every request (django.server); both
+# go through a filter that writes "/t/…/" instead of the token (Django's default logging
+# otherwise).  gunicorn's access log: --logger-class scoring.logs.GunicornLogger.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "require_debug_true": {"()": "django.utils.log.RequireDebugTrue"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "table_tokens": {"()": "scoring.logs.RedactTableTokens"},
+    },
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {
+            "level": "INFO",
+            "filters": ["require_debug_true", "table_tokens"],
+            "class": "logging.StreamHandler",
+        },
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false", "table_tokens"],
+            "class": "django.utils.log.AdminEmailHandler",
+        },
+        "django.server": {
+            "level": "INFO",
+            "filters": ["table_tokens"],
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+        },
+    },
+    "loggers": {
+        "django": {"handlers": ["console", "mail_admins"], "level": "INFO"},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+        # rewritten where it is logged, before any handler (also a test's or a tool's) sees it
+        "django.request": {"filters": ["table_tokens"]},
+    },
+}
+
 ROOT_URLCONF = "tournament.urls"
 
 TEMPLATES = [

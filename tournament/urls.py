@@ -11,6 +11,7 @@ urlpatterns = [
     path("", scoring_views.home, name="home"),
     path("", include("tournament.urls_app")),
     path("", include("scoring.urls")),
+    path("", include("scoring.table_entry_urls")),
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

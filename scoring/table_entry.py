@@ -1,0 +1,456 @@
+"""Views of table entry: the phone page behind a table's private link (``/t/<token>/``)
+and the director's list of links with "neuer Link".
+
+The phone pages need no account: the token in the address is the permission, checked on
+every request by :func:`scoring.table_entry_services.resolve` (only that table, only while
+its round runs).  They answer with ``Referrer-Policy: strict-origin`` so the token never
+leaves in a Referer header, keep Django's CSRF check, and are throttled per token and per
+address (:mod:`scoring.throttle`).  A link that does not open its table gets a page that
+says why (revoked, round closed …), never a 500.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from tournament.models import Round, Tournament
+
+from . import qr, selectors, services, throttle
+from . import table_entry_services as links
+from .forms import HandForm
+from .models import Hand
+from .params import BadNumber, parse_number
+from .views import (
+    HAND_NUMBER_MAX,
+    _evaluate_form,
+    _field_errors,
+    _hand_form,
+    _next_deal,
+    _next_number,
+    _rare_melds,
+    _require_clerk_of,
+)
+
+REFUSED_STATUS = {
+    "unknown": 404,
+    "revoked": 410,
+    "off": 403,
+    "planned": 403,
+    "closed": 410,
+    "throttled": 429,
+}
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """No token in any Referer, no caching of a table's page.  ``strict-origin`` sends only
+    scheme and host as Referer (never the path with the token); ``no-referrer`` would also
+    make the browser send ``Origin: null`` with the page's forms, which Django's CSRF
+    check rightly refuses."""
+    response["Referrer-Policy"] = "strict-origin"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def table_link_view(view):
+    """Resolve the token of the URL into its live link and pass it on as ``link``; a link
+    that does not open its table gets the page that says why (404/410/403), in JSON for the
+    phone's offline queue; too many requests for the token or from the address get 429
+    (:mod:`scoring.throttle`).  Every answer carries ``Referrer-Policy: strict-origin``."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args, **kwargs):
+        if throttle.limited(request, token):
+            return _private(
+                _refused(
+                    request,
+                    "throttled",
+                    _("Zu viele Anfragen in kurzer Zeit. Bitte eine Minute warten und neu laden."),
+                )
+            )
+        try:
+            link = links.resolve(token)
+        except links.LinkRefused as exc:
+            if exc.reason in ("unknown", "revoked"):
+                throttle.count_miss(request)
+            return _private(_refused(request, exc.reason, str(exc)))
+        return _private(view(request, link, *args, **kwargs))
+
+    return wrapper
+
+
+def _refused(request: HttpRequest, reason: str, message: str) -> HttpResponse:
+    status = REFUSED_STATUS.get(reason, 403)
+    if _wants_json(request):
+        return JsonResponse(
+            {"status": "refused", "reason": reason, "message": message}, status=status
+        )
+    return render(
+        request,
+        "scoring/table_link_refused.html",
+        {"message": message, "reason": reason},
+        status=status,
+    )
+
+
+def _hand_rows(link, seats, device: str) -> list[dict]:
+    """The table's hands (latest first) with running totals and what this phone may do:
+    ``provisional`` until confirmed, ``can_confirm`` for an opponent's phone."""
+    table = link.table
+    tournament = table.round.tournament
+    hands = selectors.table_hands(table)
+    totals = selectors.running_totals(hands, len(seats))
+    by_opponent = links.confirms_at_table(tournament)
+    rows = []
+    for hand, running in zip(hands, totals, strict=True):
+        needs = hand.table_link_id is not None or tournament.confirmation_required
+        rows.append(
+            {
+                "hand": hand,
+                "totals": running,
+                "provisional": needs and not hand.confirmed,
+                "own": hand.table_link_id is not None and hand.entered_device == device,
+                "can_confirm": by_opponent
+                and needs
+                and not hand.confirmed
+                and not (hand.table_link_id is not None and hand.entered_device == device),
+            }
+        )
+    rows.reverse()
+    return rows
+
+
+def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -> dict:
+    table = link.table
+    tournament = table.round.tournament
+    seats = form.seats
+    device = links.device_id(request.session)
+    field_errors = _field_errors(form, evaluation)
+    form.mark_errors(field_errors)
+    hands_count = table.hands.count()
+    correcting = bool(form.initial.get("version") or (form.is_bound and form.data.get("version")))
+    token = link.token
+    return {
+        "at_table": True,
+        "link": link,
+        "token": token,
+        "tournament": tournament,
+        "table": table,
+        "seats": seats,
+        "rows": _hand_rows(link, seats, device),
+        "device": device[:6],
+        "totals": selectors.running_totals(selectors.table_hands(table), len(seats))[-1:]
+        or [[0] * len(seats)],
+        "form": form,
+        "evaluation": evaluation,
+        "stale": stale,
+        "mine": mine,
+        "games": tournament.games_per_round,
+        "entered": hands_count,
+        "show_form": correcting or hands_count < tournament.games_per_round,
+        "by_opponent": links.confirms_at_table(tournament),
+        "next_deal": _next_deal(table, seats),
+        "field_errors": field_errors,
+        "rare_melds": _rare_melds(seats, evaluation),
+        "error_slots": [*form.fields, "melds", "tricks", "__all__"],
+        "more_open": any(name in field_errors for name in HandForm.MORE_FIELDS),
+        "form_action": reverse("table_entry:page", args=[token]),
+        "validate_action": reverse("table_entry:validate", args=[token]),
+        "confirm_action": reverse("table_entry:confirm", args=[token]),
+    }
+
+
+def _same_values(hand: Hand, form: HandForm) -> bool:
+    """Whether ``form`` holds exactly the stored ``hand`` (a repeated send of an entry the
+    server already has, e.g. from the phone's offline queue after a lost answer)."""
+    stored = HandForm.initial_from(hand)
+    data = form.cleaned_data
+    for key, value in stored.items():
+        if key == "version":
+            continue
+        got = data.get(key)
+        if key in ("trump", "penalty_type", "won"):
+            got, value = got or "", value or ""
+        if got != value:
+            return False
+    return True
+
+
+@never_cache
+@table_link_view
+def table_page(request: HttpRequest, link) -> HttpResponse:
+    """The phone page of one table: running totals, the last hands (provisional until
+    confirmed, "stimmt" for an opponent), and the form for the next hand ("Spiel
+    eintragen"; ``?spiel=N`` corrects hand N).  POST saves through
+    :func:`scoring.services.save_hand` with the link as author; with ``Accept:
+    application/json`` (the offline queue) it answers ``{"status": "saved"|"invalid"|
+    "conflict", …}``."""
+    table = link.table
+    seats = services.table_seats(table)
+    if request.method == "POST":
+        return _save(request, link, seats)
+    number = request.GET.get("spiel")
+    try:
+        hand = (
+            table.hands.filter(number=parse_number(number, "spiel", HAND_NUMBER_MAX)).first()
+            if number
+            else None
+        )
+    except BadNumber:
+        hand = None
+    if hand is not None:
+        initial = HandForm.initial_from(hand)
+    else:
+        n = _next_number(table)
+        initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
+    form = _hand_form(table, initial=initial, seats=seats)
+    return render(request, "scoring/table_link.html", _page_context(request, link, form))
+
+
+def _save(request: HttpRequest, link, seats) -> HttpResponse:
+    table = link.table
+    form = _hand_form(table, request.POST, seats=seats)
+    as_json = _wants_json(request)
+    device = links.device_id(request.session)
+    if not form.is_valid():
+        evaluation = _evaluate_form(table, form)
+        if as_json:
+            return JsonResponse(
+                {"status": "invalid", "errors": _field_errors(form, evaluation)}, status=422
+            )
+        return render(
+            request,
+            "scoring/table_link.html",
+            _page_context(request, link, form, evaluation),
+            status=422,
+        )
+    expected = form.cleaned_data.get("version")
+    try:
+        hand, evaluation = services.save_hand(
+            table,
+            form.to_input(),
+            None,
+            expected_version=expected,
+            reason=form.cleaned_data.get("reason") or "",
+            via=links.source(link, device),
+        )
+    except services.StaleEntry as exc:
+        current = exc.hand
+        if _same_values(current, form):  # already saved: a repeated send, not a conflict
+            if as_json:
+                return JsonResponse(
+                    {"status": "saved", "number": current.number, "version": current.version}
+                )
+            return redirect("table_entry:page", token=link.token)
+        return _conflict(request, link, form, current, as_json)
+    except PermissionError as exc:
+        return _refused(request, "closed", str(exc))
+    if hand is None:
+        if as_json:
+            return JsonResponse(
+                {"status": "invalid", "errors": _field_errors(form, evaluation)}, status=422
+            )
+        return render(
+            request,
+            "scoring/table_link.html",
+            _page_context(request, link, form, evaluation),
+            status=422,
+        )
+    if as_json:
+        return JsonResponse({"status": "saved", "number": hand.number, "version": hand.version})
+    messages.success(request, _("Spiel %(n)s gespeichert.") % {"n": hand.number})
+    return redirect("table_entry:page", token=link.token)
+
+
+def _conflict(request, link, form, current: Hand, as_json: bool) -> HttpResponse:
+    """Someone else saved this game number first: show both versions, the stored one in
+    the form (to correct from) and the phone's own beside it; nothing is overwritten."""
+    message = _(
+        "Spiel %(n)s wurde inzwischen von %(who)s eingetragen (Fassung %(v)s). Bitte beide "
+        "Fassungen vergleichen; im Formular steht jetzt die gespeicherte."
+    ) % {
+        "n": current.number,
+        "who": current.enterer or _("der Turnierleitung"),
+        "v": current.version,
+    }
+    if as_json:
+        return JsonResponse(
+            {
+                "status": "conflict",
+                "message": message,
+                "number": current.number,
+                "version": current.version,
+                "scores": current.scores,
+            },
+            status=409,
+        )
+    mine = {
+        "bid": form.cleaned_data.get("bid"),
+        "declarer": form.cleaned_data.get("declarer"),
+        "outcome": form.cleaned_data.get("outcome"),
+    }
+    stored = _hand_form(link.table, initial=HandForm.initial_from(current), seats=form.seats)
+    messages.error(request, message)
+    return render(
+        request,
+        "scoring/table_link.html",
+        _page_context(request, link, stored, stale=current, mine=mine),
+        status=409,
+    )
+
+
+@table_link_view
+@require_POST
+def validate(request: HttpRequest, link) -> HttpResponse:
+    """htmx: the engine's verdict on the form as typed (errors by field, score preview);
+    writes nothing."""
+    table = link.table
+    form = _hand_form(table, request.POST)
+    context = _page_context(request, link, form, _evaluate_form(table, form))
+    context["oob"] = True
+    return render(request, "scoring/_preview.html", context)
+
+
+@table_link_view
+@require_POST
+def confirm(request: HttpRequest, link) -> HttpResponse:
+    """An opponent's "stimmt" on hand ``spiel`` at ``version``; back to the page."""
+    back = redirect("table_entry:page", token=link.token)
+    try:
+        number = parse_number(request.POST.get("spiel"), "spiel", HAND_NUMBER_MAX)
+        version = parse_number(request.POST.get("version"), "version")
+    except BadNumber:
+        messages.error(request, _("Unvollständige Bestätigung; bitte erneut versuchen."))
+        return back
+    hand = Hand.objects.filter(table=link.table, number=number).first()
+    if hand is None:
+        messages.error(request, _("Spiel %(n)s gibt es an diesem Tisch nicht.") % {"n": number})
+        return back
+    device = links.device_id(request.session)
+    try:
+        services.confirm_hand_at_table(hand, links.source(link, device), version)
+        messages.success(request, _("Spiel %(n)s bestätigt.") % {"n": hand.number})
+    except services.StaleEntry as exc:
+        messages.error(
+            request,
+            _("Spiel %(n)s wurde inzwischen geändert (Fassung %(v)s); bitte neu prüfen.")
+            % {"n": exc.hand.number, "v": exc.hand.version},
+        )
+    except services.ConfirmationRefused as exc:
+        messages.error(request, str(exc))
+    except PermissionError as exc:
+        return _refused(request, "closed", str(exc))
+    return back
+
+
+# ---------------------------------------------------------------------------- director
+
+
+def _link_round(tournament: Tournament, request: HttpRequest) -> Round | None:
+    """The round whose links the page shows: ``?runde=N``, else the running round, else
+    the next planned one that is drawn."""
+    number = request.GET.get("runde") or request.POST.get("runde")
+    rounds = tournament.round_set.all()
+    if number:
+        try:
+            n = parse_number(number, "runde", tournament.rounds)
+        except BadNumber:
+            n = None
+        return rounds.filter(number=n).first() if n else None
+    return (
+        rounds.filter(status=Round.Status.RUNNING).first()
+        or rounds.filter(status=Round.Status.PLANNED, tables__isnull=False)
+        .order_by("number")
+        .first()
+    )
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def director_links(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director: whether tables enter their own hands (and who confirms), and for one
+    round every table's link with its QR code; POST ``neu`` with ``tisch`` revokes a
+    table's link and issues a new one, POST ``einstellung`` sets ``table_entry``."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    _require_clerk_of(request, tournament)
+    round_ = _link_round(tournament, request)
+    if request.method == "POST":
+        if "einstellung" in request.POST:
+            value = request.POST.get("table_entry", "")
+            if value not in Tournament.TableEntry.values:
+                messages.error(request, _("Eintragen am Tisch: unbekannte Einstellung."))
+            else:
+                tournament.table_entry = value
+                tournament.save(update_fields=["table_entry"])
+                messages.success(request, _("Einstellung gespeichert."))
+        elif "neu" in request.POST and round_ is not None:
+            try:
+                number = parse_number(request.POST.get("tisch"), "tisch", 10_000)
+            except BadNumber:
+                number = None
+            table = round_.tables.filter(number=number).first() if number else None
+            if table is None:
+                messages.error(request, _("Tisch: bitte einen Tisch dieser Runde wählen."))
+            else:
+                links.renew_link(table, request.user)
+                messages.success(
+                    request,
+                    _("Tisch %(n)s hat einen neuen Link; der alte gilt nicht mehr.")
+                    % {"n": table.number},
+                )
+        url = reverse("table_entry:director", args=[pk])
+        return redirect(f"{url}?runde={round_.number}" if round_ else url)
+    rows = []
+    if round_ is not None and tournament.table_entry:
+        live = links.round_links(round_, request.user)
+        for table in round_.tables.order_by("number").prefetch_related(
+            "seats__registration__player"
+        ):
+            link = live[table.pk]
+            address = link_address(link, request)
+            rows.append(
+                {
+                    "table": table,
+                    "players": [s.registration for s in table.seats.all()],
+                    "link": link,
+                    "address": address,
+                    "qr": qr.qr_data_uri(address),
+                }
+            )
+    response = render(
+        request,
+        "scoring/table_links.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "rounds": tournament.round_set.all(),
+            "rows": rows,
+            "choices": Tournament.TableEntry.choices,
+        },
+    )
+    return _private(response)
+
+
+def link_address(link, request: HttpRequest | None = None) -> str:
+    """Absolute address of a table's link for its QR code (``PUBLIC_BASE_URL`` in venue
+    mode, else the address of ``request``, else the bare path)."""
+    from django.conf import settings
+
+    path = reverse("table_entry:page", args=[link.token])
+    if settings.PUBLIC_BASE_URL:
+        return settings.PUBLIC_BASE_URL + path
+    if request is not None:
+        return request.build_absolute_uri(path)
+    return path

@@ -1,0 +1,131 @@
+"""Table entry: the private link of each table and round, and what a phone may do with it.
+
+The link (``/t/<token>/``, :class:`~scoring.models.TableLink`) replaces an account: whoever
+holds it may enter and confirm the hands of that one table while its round runs, nothing
+else.  Writes go through :func:`scoring.services.save_hand` and
+:func:`scoring.services.confirm_hand_at_table` with a :class:`~scoring.services.TableSource`,
+so the rules engine, the optimistic version check and the history are the clerk's.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.models import Round, Table, Tournament
+from tournament.services import lock_round
+
+from .models import TableLink
+from .services import TableSource
+
+#: bytes of randomness in a token: 20 bytes = 160 bits (the issue asks for at least 128)
+TOKEN_BYTES = 20
+#: session key under which a phone keeps its random device id
+DEVICE_SESSION_KEY = "table_device"
+
+
+class LinkRefused(Exception):
+    """The link does not open a table now.  ``str()`` is the message for the phone;
+    ``reason`` is one of ``unknown``, ``revoked``, ``off``, ``planned``, ``closed``."""
+
+    def __init__(self, reason: str, message: str):
+        self.reason = reason
+        super().__init__(message)
+
+
+def new_token() -> str:
+    """A fresh URL-safe token of :data:`TOKEN_BYTES` random bytes (27 characters)."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def live_link(table: Table, user=None) -> TableLink:
+    """The table's live link, created on first use (by ``user``, the director)."""
+    link = table.links.filter(revoked_at__isnull=True).first()
+    if link is not None:
+        return link
+    try:
+        with transaction.atomic():
+            return TableLink.objects.create(table=table, token=new_token(), created_by=user)
+    except IntegrityError:  # created meanwhile by another request
+        return table.links.get(revoked_at__isnull=True)
+
+
+def round_links(round_: Round, user=None) -> dict[int, TableLink]:
+    """The live link of every table of ``round_`` (table id → link), creating missing ones."""
+    tables = list(round_.tables.order_by("number"))
+    links = {
+        link.table_id: link
+        for link in TableLink.objects.filter(table__round=round_, revoked_at__isnull=True)
+    }
+    for table in tables:
+        if table.pk not in links:
+            links[table.pk] = live_link(table, user)
+    return links
+
+
+def renew_link(table: Table, user=None) -> TableLink:
+    """Revoke the table's live link and issue a new one ("neuer Link"): phones holding the
+    old one get the "link no longer valid" page from now on.  The round is locked so that
+    no entry through the old link commits after the revocation."""
+    with transaction.atomic():
+        lock_round(table.round_id)
+        table.links.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        return TableLink.objects.create(table=table, token=new_token(), created_by=user)
+
+
+def resolve(token: str) -> TableLink:
+    """The link of ``token`` if it opens its table now, with table, round and tournament
+    loaded.  Raises :class:`LinkRefused` for an unknown or revoked token, a tournament
+    without table entry (or one that enters round totals only), and a round that has not
+    started or is closed."""
+    link = (
+        TableLink.objects.select_related("table__round__tournament")
+        .filter(token=token[:64])
+        .first()
+    )
+    if link is None or not secrets.compare_digest(link.token, token):
+        raise LinkRefused(
+            "unknown", _("Diesen Tisch-Link gibt es nicht. Bitte den QR-Code am Tisch neu scannen.")
+        )
+    round_ = link.table.round
+    if link.revoked_at is not None:
+        raise LinkRefused(
+            "revoked",
+            _("Dieser Tisch-Link gilt nicht mehr; die Turnierleitung hat einen neuen ausgegeben."),
+        )
+    if not round_.tournament.table_entry:
+        raise LinkRefused("off", _("Bei diesem Turnier wird nicht am Tisch eingetragen."))
+    if round_.tournament.entry_mode != Tournament.EntryMode.HANDS:
+        raise LinkRefused("off", _("Dieses Turnier erfasst Rundensummen, keine einzelnen Spiele."))
+    if round_.status == Round.Status.PLANNED:
+        raise LinkRefused("planned", _("Die Runde hat noch nicht begonnen."))
+    if round_.status == Round.Status.CLOSED:
+        raise LinkRefused(
+            "closed",
+            _("Die Runde ist abgeschlossen; Korrekturen macht jetzt nur die Turnierleitung."),
+        )
+    return link
+
+
+def device_id(session) -> str:
+    """This phone's random id (16 hex digits), kept in its session: it tells the enterer's
+    phone from an opponent's and is noted in the history (never the session key)."""
+    device = session.get(DEVICE_SESSION_KEY)
+    if not isinstance(device, str) or len(device) != 16:
+        device = secrets.token_hex(8)
+        session[DEVICE_SESSION_KEY] = device
+    return device
+
+
+def source(link: TableLink, device: str) -> TableSource:
+    """The writer for :func:`scoring.services.save_hand`: the link, the phone, and
+    "Tisch 7 (Link)" as author."""
+    return TableSource(link=link, device=device, label=link.author)
+
+
+def confirms_at_table(tournament: Tournament) -> bool:
+    """Whether an opponent's phone confirms hands entered at the table (else a clerk)."""
+    return tournament.table_entry == Tournament.TableEntry.OPPONENT
