@@ -81,7 +81,7 @@ def test_registration_page_focuses_the_name(
         browser, live_server, "leitung", "pw-director-123", f"/turnier/{tournament.pk}/anmeldungen/"
     )
     assert page.evaluate("document.activeElement.name") == "first_name"
-    page.locator("details.more summary").click()
+    page.locator("details.more summary", has_text="Liste einfügen").click()
     page.fill("[name=players]", "Maier, Anna; SV Musterdorf\nNachname1, Vorname1; TSV")
     with page.expect_navigation():
         page.click("button[value=preview]")
