@@ -339,7 +339,9 @@ def save_hand(
     try:
         with transaction.atomic():
             hand = _write_hand(table, entry.number, values, user, expected_version, reason)
-            _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
+            _rebuild_seat_scores(
+                hand, seats, positions, round_.number, tournament.pk, tournament.ruleset
+            )
             transaction.on_commit(lambda: invalidate_standings(tournament.pk))
     except IntegrityError as exc:
         # the same new game number committed meanwhile by another clerk
@@ -691,9 +693,32 @@ def _by_position(values, positions: list[int], size: int) -> list[int | None]:
     return by_position
 
 
+def declaring_side(ruleset, positions: list[int], declarer: int | None) -> set[int]:
+    """Table positions of the side that declared: the declarer alone, or at a partnership
+    table (:meth:`rules.Ruleset.sides`, seats 0+2 against 1+3) the declarer and partner,
+    who share the team's game (seed 000 "Die Spieler": partners score together), so both
+    count it as won or lost as declarer.  Empty without a declarer."""
+    if declarer is None or declarer not in positions:
+        return set()
+    engine_seat = positions.index(declarer)
+    for side in ruleset.sides(len(positions)):
+        if engine_seat in side:
+            return {positions[s] for s in side}
+    return {declarer}
+
+
 def _rebuild_seat_scores(
-    hand: Hand, seats: list[Seat], positions: list[int], round_number: int, tournament_id: int
+    hand: Hand,
+    seats: list[Seat],
+    positions: list[int],
+    round_number: int,
+    tournament_id: int,
+    ruleset,
 ) -> None:
+    """The hand's :class:`SeatScore` rows: every playing position's points (at a
+    partnership table each partner carries the team's score, as the engine credits it),
+    and the declaring side's won or lost game (:func:`declaring_side`)."""
+    declaring = declaring_side(ruleset, positions, hand.declarer)
     SeatScore.objects.filter(hand=hand).delete()
     SeatScore.objects.bulk_create(
         SeatScore(
@@ -702,8 +727,8 @@ def _rebuild_seat_scores(
             round_number=round_number,
             registration_id=seat.registration_id,
             points=hand.scores[seat.position],
-            declarer=seat.position == hand.declarer,
-            declarer_won=seat.position == hand.declarer and hand.declarer_won,
+            declarer=seat.position in declaring,
+            declarer_won=seat.position in declaring and hand.declarer_won,
         )
         for seat in seats
         if seat.position in positions
