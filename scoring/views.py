@@ -30,7 +30,7 @@ from . import exports, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .params import BadNumber, parse_number
-from .tables import StandingsTable
+from .tables import standings_table
 
 PUBLIC_CACHE_SECONDS = 10
 HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
@@ -86,8 +86,7 @@ def _standings_fragment_bytes(
     key = _fragment_key(tournament.pk, round_number, large)
     html = cache.get(key)
     if html is None:
-        rows = selectors.standings(tournament, round_number, public=True)
-        table = StandingsTable.for_tournament(rows, tournament, round_number)
+        table = standings_table(tournament, round_number, public=True)
         html = render_to_string(
             "scoring/_standings_fragment.html",
             {
@@ -97,7 +96,7 @@ def _standings_fragment_bytes(
                 "large": large,
                 "last_entry": selectors.last_entry_at(tournament),
                 "status": selectors.round_status(tournament) if large else None,
-                "unplaced": any(r.rank is None for r in rows),
+                "unplaced": any(r["rank"] == "–" for r in table.data.data),
             },
             request=None,
         ).encode()
@@ -178,8 +177,7 @@ def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     if fmt not in EXPORT_FORMATS:
         raise Http404(_("Unbekanntes Format"))
     round_number = round_number_param(tournament, request)
-    rows = selectors.standings(tournament, round_number, public=True)
-    table = StandingsTable.for_tournament(rows, tournament, round_number)
+    table = standings_table(tournament, round_number, public=True)
     values = list(table.as_values())
     if fmt == "xlsx":
         content = exports.to_xlsx(values, title=str(_("Rangliste")))

@@ -338,7 +338,8 @@ def plan_pairs_draw(
     """A reproducible seating plan for a pairs event: ``pairs`` of start numbers (fixed
     partners), two pairs a table, each pair opposite each other (seats 0+2 and 1+3, the
     engine's sides).  Repeat meetings of two pairs (any of their players met before, by
-    ``met``) are avoided as in :func:`plan_draw`.
+    ``met``) are avoided as in :func:`plan_draw`; ``repeats`` of the plan counts those
+    (partners meeting each other again is the point of a pair).
 
     Raises ``ValidationError`` for an odd number of pairs (or fewer than two), naming the
     count: a table needs two pairs, and the draw never leaves a pair out by itself."""
@@ -368,7 +369,8 @@ def plan_pairs_draw(
     tables = tuple(
         (units[a][0], units[b][0], units[a][1], units[b][1]) for a, b in (t for t in best)
     )
-    return DrawPlan(tables, _repeats(tables, met), 0)
+    # partners always sit together: only meetings of two pairs are repeats
+    return DrawPlan(tables, sum(cost(t) for t in best), 0)
 
 
 def meetings_before(round_: Round) -> Counter[tuple[int, int]]:
