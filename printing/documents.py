@@ -26,7 +26,7 @@ from django.utils.translation import pgettext
 from rules import Ruleset
 from scoring import selectors
 from scoring.models import Hand, account_label
-from scoring.services import active_positions, dealer_for
+from scoring.services import active_positions, dealer_for, partner_teams
 from tournament.models import Registration, Round, Seat, Table, Tournament
 
 GAMES_PER_PAGE = 15
@@ -119,6 +119,8 @@ class Sheet:
     corrections: list[str]
     seating: str = ""
     filled: bool = False
+    teams: dict[int, str] = field(default_factory=dict)
+    teams_text: str = ""
 
     @property
     def columns(self) -> int:
@@ -215,9 +217,31 @@ def score_sheets(round_: Round, filled: bool) -> list[Sheet]:
                 corrections=corrections,
                 seating=seating_text(tournament.ruleset, size),
                 filled=filled,
+                **_teams(tournament, seats),
             )
         )
     return sheets
+
+
+def _teams(tournament: Tournament, seats: list[Seat]) -> dict:
+    """At a table of partners (:func:`scoring.services.partner_teams`): ``teams``, the
+    party letter per position ("A" for seats 1+3, "B" for 2+4), and ``teams_text`` for the
+    sheet's head ("A: Platz 1 + 3 · B: Platz 2 + 4; beide Partner schreiben die Punkte der
+    Partei"); empty elsewhere."""
+    teams = partner_teams(tournament, seats)
+    if not teams:
+        return {}
+    letters = {}
+    parts = []
+    for letter, team in zip("AB", teams, strict=True):
+        for seat in team:
+            letters[seat.position] = letter
+        parts.append(
+            _("%(party)s: Platz %(seats)s")
+            % {"party": letter, "seats": " + ".join(str(s.position + 1) for s in team)}
+        )
+    text = " · ".join(parts) + _("; beide Partner schreiben die Punkte ihrer Partei")
+    return {"teams": letters, "teams_text": text}
 
 
 def _outcome_text(hand: Hand, names: dict[int, str]) -> str:

@@ -150,6 +150,20 @@ def active_positions(tournament: Tournament, size: int, dealer: int) -> list[int
     return list(range(size))
 
 
+def partner_teams(tournament: Tournament, seats: list[Seat]) -> list[list[Seat]]:
+    """The two teams at a table of four where partners play together (Kreuzbinokel, or a
+    ruleset played only in fours such as ``partnership-250``): seats 1+3 and 2+4 as printed
+    (positions 0+2 and 1+3, :meth:`rules.Ruleset.sides`), each a list of its seats;
+    ``[]`` at any other table."""
+    size = len(seats)
+    positions = active_positions(tournament, size, 0)
+    sides = tournament.ruleset.sides(len(positions))
+    if size != 4 or len(positions) != 4 or len(sides) != 2:
+        return []
+    by_position = {s.position: s for s in seats}
+    return [[by_position[positions[i]] for i in side] for side in sides]
+
+
 def _field_for(engine_field: str, positions: list[int]) -> str:
     """Form field name for an engine error field such as ``melds[2]`` or ``penalty.seat``."""
     if "[" in engine_field:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Tournament
@@ -115,13 +116,22 @@ class PairStandingsTable(tables.Table):
     entries as in :class:`StandingsTable`."""
 
     rank = tables.Column(verbose_name=_("Platz"), attrs=_cells("num c-rank"))
-    pair = tables.Column(verbose_name=_("Paar"), attrs=_cells("num c-no"))
-    start_numbers = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-pair-no"))
+    # the pair number stays on a phone, the start numbers go like "Nr." does
+    pair = tables.Column(verbose_name=_("Paar"), attrs=_cells("num c-pair"))
+    start_numbers = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
     name = tables.Column(verbose_name=_("Spieler"), attrs=_cells("c-name"))
     club = tables.Column(verbose_name=_("Verein"), attrs=_cells("c-club"))
     total = tables.Column(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
     won = tables.Column(verbose_name=_("gew."), attrs=_cells("num c-games"))
     lost = tables.Column(verbose_name=_("verl."), attrs=_cells("num c-games"))
+
+    def render_name(self, value):
+        """One partner a line on the page."""
+        return format_html_join(mark_safe("<br>"), "{}", ((name,) for name in value))
+
+    def value_name(self, value):
+        """Both partners in one cell of an export: "Anna Maier / Bernd Huber"."""
+        return " / ".join(value)
 
     class Meta:
         orderable = False
@@ -163,7 +173,7 @@ class PairStandingsTable(tables.Table):
                 "rank": "–" if row.rank is None else row.rank,
                 "pair": row.pair,
                 "start_numbers": row.start_numbers,
-                "name": " / ".join(m.name or "—" for m in row.members),
+                "name": [m.name or "—" for m in row.members],
                 "club": " / ".join(clubs),
                 "total": row.total,
                 "won": row.won,

@@ -380,6 +380,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
         "tournament": tournament,
         "table": table,
         "seats": seats,
+        "teams": services.partner_teams(tournament, seats),
         "rows": list(zip(hands, totals, strict=True)),
         "history": selectors.hand_history(table.hands.all(), closed_at=table.round.closed_at),
         "rulings": list(table.rulings.select_related("decided_by")),
