@@ -371,6 +371,33 @@ def provisional_note(tournament: Tournament, round_number: int | None = None) ->
     return _("Vorläufig – Runde %(n)s ist noch nicht gespielt") % {"n": waiting}
 
 
+@dataclass
+class PrintedPair:
+    """A pair's line on the results list, with the fields the list prints for a player:
+    ``start_number`` is the pair number, ``name`` both partners with their start numbers
+    ("3 Anna Maier / 4 Bernd Huber"; a partner without consent by start number only),
+    ``club`` their clubs."""
+
+    rank: int | None
+    start_number: int
+    name: str
+    club: str
+    round_cells: list
+    total: int
+    won: int
+    lost: int
+    fee: object
+    note: str = ""
+
+    @classmethod
+    def of(cls, row: selectors.PairRow) -> PrintedPair:
+        names = " / ".join(f"{m.start_number} {m.name}".strip() for m in row.members)
+        clubs = " / ".join(dict.fromkeys(m.club for m in row.members if m.club))
+        return cls(
+            row.rank, row.pair, names, clubs, row.round_cells, row.total, row.won, row.lost, row.fee
+        )
+
+
 def results_list(
     tournament: Tournament, round_number: int | None = None, public: bool = True
 ) -> dict:
@@ -381,12 +408,23 @@ def results_list(
     round columns), ``fee`` (whether a lost-game fee column is shown), ``columns`` (how
     many columns the table has), ``public`` and
     ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed) and
-    ``unplaced`` (some player is listed without a place for missed rounds)."""
-    rows = selectors.standings(tournament, round_number, public=public)
+    ``unplaced`` (some player is listed without a place for missed rounds).  In a pairs
+    event (``pairs``) the rows are :class:`PrintedPair` from
+    :func:`scoring.selectors.pair_standings`: the number column holds the pair number,
+    the name column both partners."""
+    pairs = tournament.event_type == Tournament.EventType.PAIRS
+    if pairs:
+        rows = [
+            PrintedPair.of(row)
+            for row in selectors.pair_standings(tournament, round_number, public)
+        ]
+    else:
+        rows = selectors.standings(tournament, round_number, public=public)
     numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
     fee = tournament.lost_game_fee is not None
     return {
         "rows": rows,
+        "pairs": pairs,
         "round_numbers": numbers,
         "fee": fee,
         # rank, number, name, club, the rounds, the total (overall), won, lost, the fee
