@@ -46,7 +46,7 @@ class TournamentForm(forms.Form):
     )
     entry_mode = forms.ChoiceField(label=_("Erfassung"), choices=Tournament.EntryMode.choices)
     event_type = forms.ChoiceField(
-        label=_("Wertung"),
+        label=_("Einzel- oder Paarwertung"),
         choices=Tournament.EventType.choices,
         initial=Tournament.EventType.INDIVIDUAL,
         required=False,  # left out (older scripts posting the form): individual

@@ -67,7 +67,7 @@ class Tournament(models.Model):
         _("Erfassung"), max_length=10, choices=EntryMode, default=EntryMode.HANDS
     )
     event_type = models.CharField(
-        _("Wertung"),
+        _("Einzel- oder Paarwertung"),
         max_length=10,
         choices=EventType,
         default=EventType.INDIVIDUAL,

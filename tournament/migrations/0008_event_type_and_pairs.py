@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 default="individual",
                 help_text="Paarwertung nur mit einem Partner-Regelwerk an Vierertischen (Partnerschaft 250): feste Paare, die Rangliste zählt je Paar.",
                 max_length=10,
-                verbose_name="Wertung",
+                verbose_name="Einzel- oder Paarwertung",
             ),
         ),
     ]
