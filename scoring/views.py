@@ -214,9 +214,14 @@ def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpRespons
         seats = services.table_seats(table)
         hands = selectors.table_hands(table)
         totals = selectors.running_totals(hands, len(seats))
+        team = next(
+            (t for t in services.partner_teams(tournament, seats) if seat.pk in {s.pk for s in t}),
+            [],
+        )
         context.update(
             table=table,
             seats=seats,
+            partner_ids=[s.pk for s in team if s.pk != seat.pk],
             rows=[
                 {"hand": h, "mine": h.scores[seat.position], "total": t[seat.position]}
                 for h, t in zip(hands, totals, strict=True)

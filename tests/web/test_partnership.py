@@ -302,3 +302,21 @@ def test_pair_standings_rank_pairs_with_shared_places(client, clerk):
     header, *lines = csv.strip().splitlines()
     assert header.startswith("Platz,Paar")
     assert len(lines) == 4 and lines[0].startswith("1,")
+
+
+def test_score_sheet_and_player_view_name_the_partners(client):
+    tournament = partnership_tournament(8, Tournament.EventType.PAIRS)
+    round_ = tournament.round_set.get(number=1)
+    services.draw_round(round_, seed=3)
+    services.start_round(round_)
+    from printing import documents
+
+    sheet = documents.score_sheets(round_, filled=False)[0]
+    assert sheet.teams == {0: "A", 2: "A", 1: "B", 3: "B"}
+    assert "A: Platz 1 + 3 · B: Platz 2 + 4" in sheet.teams_text
+    seats = list(round_.tables.get(number=1).seats.order_by("position"))
+    page = client.get(
+        reverse("scoring:player", args=[tournament.pk, seats[0].registration.start_number])
+    ).content.decode()
+    partner = seats[2].registration.public_name()
+    assert f'{partner} <span class="muted">(Partner)</span>' in page
