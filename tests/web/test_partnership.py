@@ -320,3 +320,14 @@ def test_score_sheet_and_player_view_name_the_partners(client):
     ).content.decode()
     partner = seats[2].registration.public_name()
     assert f'{partner} <span class="muted">(Partner)</span>' in page
+
+
+def test_a_swap_that_would_split_pairs_is_refused():
+    tournament = partnership_tournament(8, Tournament.EventType.PAIRS)
+    round_ = tournament.round_set.get(number=1)
+    services.draw_round(round_, seed=3)
+    regs = {r.start_number: r for r in tournament.registrations.all()}
+    with pytest.raises(ValidationError, match="Partner fest zusammen"):
+        services.swap_players(round_, regs[1], regs[3])
+    services.swap_players(round_, regs[1], regs[2])  # partners may change places
+    assert partners(seating(round_)) == {(1, 2), (3, 4), (5, 6), (7, 8)}
