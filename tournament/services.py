@@ -4,7 +4,11 @@ draw the seating of a round, swap players, start and close rounds.
 The seating draw (FIELD-NOTES "The event"): tables of 3, and of 4 only where the player count
 requires it (never 2 or 5); seeded and reproducible (the seed is stored with the round); among
 many seeded candidate plans the one with the fewest repeat meetings is kept, then improved by
-swapping players between tables.
+swapping players between tables.  A ruleset played only four-handed (``partnership-250``,
+seed 000) seats tables of 4 with partners opposite: partners change every round in an
+individual event, fixed pairs stay together in a pairs event; a count that does not fit
+(players not divisible by 4, an odd number of pairs) is refused with the count and what is
+missing, never seated by leaving someone out (see :func:`draw_round`).
 """
 
 from __future__ import annotations
