@@ -29,7 +29,7 @@ from rules import Ruleset
 from scoring import selectors, table_entry_services
 from scoring.models import Hand, account_label
 from scoring.qr import qr_data_uri
-from scoring.services import active_positions, dealer_for
+from scoring.services import active_positions, dealer_for, partner_teams
 from tournament.models import Category, Registration, Round, Seat, Table, Tournament
 
 GAMES_PER_PAGE = 15
@@ -125,6 +125,8 @@ class Sheet:
     # the table's private entry link and its QR code (data URI), blank sheets only
     link_address: str = ""
     link_qr: str = ""
+    teams: dict[int, str] = field(default_factory=dict)
+    teams_text: str = ""
 
     @property
     def columns(self) -> int:
@@ -228,6 +230,7 @@ def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> l
                 corrections=corrections,
                 seating=seating_text(tournament.ruleset, size),
                 filled=filled,
+                **_teams(tournament, seats),
             )
         )
         if table.pk in live_links:
@@ -240,6 +243,27 @@ def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> l
 def _link_address(link, link_base: str | None) -> str:
     path = reverse("table_entry:page", args=[link.token])
     return (link_base if link_base is not None else settings.PUBLIC_BASE_URL or "") + path
+
+
+def _teams(tournament: Tournament, seats: list[Seat]) -> dict:
+    """At a table of partners (:func:`scoring.services.partner_teams`): ``teams``, the
+    party letter per position ("A" for seats 1+3, "B" for 2+4), and ``teams_text`` for the
+    sheet's head ("A: Platz 1 + 3 · B: Platz 2 + 4; beide Partner schreiben die Punkte der
+    Partei"); empty elsewhere."""
+    teams = partner_teams(tournament, seats)
+    if not teams:
+        return {}
+    letters = {}
+    parts = []
+    for letter, team in zip("AB", teams, strict=True):
+        for seat in team:
+            letters[seat.position] = letter
+        parts.append(
+            _("%(party)s: Platz %(seats)s")
+            % {"party": letter, "seats": " + ".join(str(s.position + 1) for s in team)}
+        )
+    text = " · ".join(parts) + _("; beide Partner schreiben die Punkte ihrer Partei")
+    return {"teams": letters, "teams_text": text}
 
 
 def _outcome_text(hand: Hand, names: dict[int, str]) -> str:
@@ -369,6 +393,33 @@ def provisional_note(tournament: Tournament, round_number: int | None = None) ->
     return _("Vorläufig – Runde %(n)s ist noch nicht gespielt") % {"n": waiting}
 
 
+@dataclass
+class PrintedPair:
+    """A pair's line on the results list, with the fields the list prints for a player:
+    ``start_number`` is the pair number, ``name`` both partners with their start numbers
+    ("3 Anna Maier / 4 Bernd Huber"; a partner without consent by start number only),
+    ``club`` their clubs."""
+
+    rank: int | None
+    start_number: int
+    name: str
+    club: str
+    round_cells: list
+    total: int
+    won: int
+    lost: int
+    fee: object
+    note: str = ""
+
+    @classmethod
+    def of(cls, row: selectors.PairRow) -> PrintedPair:
+        names = " / ".join(f"{m.start_number} {m.name}".strip() for m in row.members)
+        clubs = " / ".join(dict.fromkeys(m.club for m in row.members if m.club))
+        return cls(
+            row.rank, row.pair, names, clubs, row.round_cells, row.total, row.won, row.lost, row.fee
+        )
+
+
 def results_list(
     tournament: Tournament,
     round_number: int | None = None,
@@ -384,15 +435,24 @@ def results_list(
     ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed) and
     ``unplaced`` (some player is listed without a place for missed rounds) and
     ``tie_break_note`` (how equal totals are placed); ``category``: only its players, with
-    their own places (``None``: everyone)."""
-    if category is None:
-        rows = selectors.standings(tournament, round_number, public=public)
-    else:
+    their own places (``None``: everyone).  In a pairs event (``pairs``, no category) the
+    rows are :class:`PrintedPair` from :func:`scoring.selectors.pair_standings`: the
+    number column holds the pair number, the name column both partners."""
+    pairs = tournament.event_type == Tournament.EventType.PAIRS and category is None
+    if category is not None:
         rows = selectors.category_standings(tournament, category, round_number, public=public)
+    elif pairs:
+        rows = [
+            PrintedPair.of(row)
+            for row in selectors.pair_standings(tournament, round_number, public)
+        ]
+    else:
+        rows = selectors.standings(tournament, round_number, public=public)
     numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
     fee = tournament.lost_game_fee is not None
     return {
         "rows": rows,
+        "pairs": pairs,
         "round_numbers": numbers,
         "fee": fee,
         # rank, number, name, club, the rounds, the total (overall), won, lost, the fee

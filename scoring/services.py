@@ -162,6 +162,20 @@ def active_positions(tournament: Tournament, size: int, dealer: int) -> list[int
     return list(range(size))
 
 
+def partner_teams(tournament: Tournament, seats: list[Seat]) -> list[list[Seat]]:
+    """The two teams at a table of four where partners play together (Kreuzbinokel, or a
+    ruleset played only in fours such as ``partnership-250``): seats 1+3 and 2+4 as printed
+    (positions 0+2 and 1+3, :meth:`rules.Ruleset.sides`), each a list of its seats;
+    ``[]`` at any other table."""
+    size = len(seats)
+    positions = active_positions(tournament, size, 0)
+    sides = tournament.ruleset.sides(len(positions))
+    if size != 4 or len(positions) != 4 or len(sides) != 2:
+        return []
+    by_position = {s.position: s for s in seats}
+    return [[by_position[positions[i]] for i in side] for side in sides]
+
+
 def _field_for(engine_field: str, positions: list[int]) -> str:
     """Form field name for an engine error field such as ``melds[2]`` or ``penalty.seat``."""
     if "[" in engine_field:
@@ -357,7 +371,9 @@ def save_hand(
     try:
         with transaction.atomic():
             hand = _write_hand(table, entry.number, values, user, expected_version, reason, via)
-            _rebuild_seat_scores(hand, seats, positions, round_.number, tournament.pk)
+            _rebuild_seat_scores(
+                hand, seats, positions, round_.number, tournament.pk, tournament.ruleset
+            )
             transaction.on_commit(lambda: invalidate_standings(tournament.pk))
     except IntegrityError as exc:
         # the same new game number committed meanwhile by another clerk
@@ -797,9 +813,32 @@ def _by_position(values, positions: list[int], size: int) -> list[int | None]:
     return by_position
 
 
+def declaring_side(ruleset, positions: list[int], declarer: int | None) -> set[int]:
+    """Table positions of the side that declared: the declarer alone, or at a partnership
+    table (:meth:`rules.Ruleset.sides`, seats 0+2 against 1+3) the declarer and partner,
+    who share the team's game (seed 000 "Die Spieler": partners score together), so both
+    count it as won or lost as declarer.  Empty without a declarer."""
+    if declarer is None or declarer not in positions:
+        return set()
+    engine_seat = positions.index(declarer)
+    for side in ruleset.sides(len(positions)):
+        if engine_seat in side:
+            return {positions[s] for s in side}
+    return {declarer}
+
+
 def _rebuild_seat_scores(
-    hand: Hand, seats: list[Seat], positions: list[int], round_number: int, tournament_id: int
+    hand: Hand,
+    seats: list[Seat],
+    positions: list[int],
+    round_number: int,
+    tournament_id: int,
+    ruleset,
 ) -> None:
+    """The hand's :class:`SeatScore` rows: every playing position's points (at a
+    partnership table each partner carries the team's score, as the engine credits it),
+    and the declaring side's won or lost game (:func:`declaring_side`)."""
+    declaring = declaring_side(ruleset, positions, hand.declarer)
     SeatScore.objects.filter(hand=hand).delete()
     SeatScore.objects.bulk_create(
         SeatScore(
@@ -808,8 +847,8 @@ def _rebuild_seat_scores(
             round_number=round_number,
             registration_id=seat.registration_id,
             points=hand.scores[seat.position],
-            declarer=seat.position == hand.declarer,
-            declarer_won=seat.position == hand.declarer and hand.declarer_won,
+            declarer=seat.position in declaring,
+            declarer_won=seat.position in declaring and hand.declarer_won,
         )
         for seat in seats
         if seat.position in positions

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Tournament
+from tournament.models import Category, Tournament
 
-from .selectors import StandingRow
+from .selectors import PairRow, StandingRow, category_standings, pair_standings, standings
 
 
 def _cells(classes: str) -> dict:
@@ -106,3 +107,116 @@ class StandingsTable(tables.Table):
         sequence.append("note")
         exclude = () if any(row.note for row in rows) else ("note",)
         return cls(data, extra_columns=extra, sequence=sequence, exclude=exclude)
+
+
+class PairStandingsTable(tables.Table):
+    """Standings of a pairs event (:func:`scoring.selectors.pair_standings`): place, pair
+    number, the partners' start numbers, names and clubs, points per round, total, the
+    pair's games won and lost as declaring side, the pair's lost-game fee and unconfirmed
+    entries as in :class:`StandingsTable`."""
+
+    rank = tables.Column(verbose_name=_("Platz"), attrs=_cells("num c-rank"))
+    # the pair number stays on a phone, the start numbers go like "Nr." does
+    pair = tables.Column(verbose_name=_("Paar"), attrs=_cells("num c-pair"))
+    start_numbers = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
+    name = tables.Column(verbose_name=_("Spieler"), attrs=_cells("c-name"))
+    club = tables.Column(verbose_name=_("Verein"), attrs=_cells("c-club"))
+    total = tables.Column(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
+    won = tables.Column(verbose_name=_("gew."), attrs=_cells("num c-games"))
+    lost = tables.Column(verbose_name=_("verl."), attrs=_cells("num c-games"))
+
+    def render_name(self, value):
+        """One partner a line on the page."""
+        return format_html_join(mark_safe("<br>"), "{}", ((name,) for name in value))
+
+    def value_name(self, value):
+        """Both partners in one cell of an export: "Anna Maier / Bernd Huber"."""
+        return " / ".join(value)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "standings pairs"}
+        template_name = "django_tables2/table.html"
+
+    @classmethod
+    def for_tournament(
+        cls, rows: list[PairRow], tournament: Tournament, round_number: int | None
+    ) -> PairStandingsTable:
+        """A table for pair ``rows``, columns as :meth:`StandingsTable.for_tournament`."""
+        numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
+        extra = [
+            (
+                f"r{n}",
+                tables.Column(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
+            )
+            for n in numbers
+        ]
+        if tournament.lost_game_fee is not None:
+            extra.append(
+                ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs=_cells("num c-fee")))
+            )
+        marked = tournament.confirmation_required and tournament.mark_unconfirmed
+        if marked:
+            extra.append(
+                (
+                    "provisional",
+                    tables.Column(
+                        verbose_name=_("unbestätigt"),
+                        attrs=_cells("num provisional c-provisional"),
+                    ),
+                )
+            )
+        data = []
+        for row in rows:
+            clubs = list(dict.fromkeys(m.club for m in row.members if m.club))
+            item = {
+                "rank": "–" if row.rank is None else row.rank,
+                "pair": row.pair,
+                "start_numbers": row.start_numbers,
+                "name": [m.name or "—" for m in row.members],
+                "club": " / ".join(clubs),
+                "total": row.total,
+                "won": row.won,
+                "lost": row.lost,
+                "fee": row.fee,
+                "provisional": row.provisional or "",
+            }
+            for n, points in zip(numbers, row.round_cells, strict=True):
+                item[f"r{n}"] = "" if points is None else points
+            data.append(item)
+        sequence = [
+            "rank",
+            "pair",
+            "start_numbers",
+            "name",
+            "club",
+            *[f"r{n}" for n in numbers],
+            "total",
+            "won",
+            "lost",
+        ]
+        if tournament.lost_game_fee is not None:
+            sequence.append("fee")
+        if marked:
+            sequence.append("provisional")
+        return cls(data, extra_columns=extra, sequence=sequence)
+
+
+def standings_table(
+    tournament: Tournament,
+    round_number: int | None,
+    public: bool = True,
+    category: Category | None = None,
+) -> tables.Table:
+    """The standings table a page or export shows: per pair in a pairs event
+    (:func:`scoring.selectors.pair_standings`), else per player; with ``category`` only
+    that category's players, with their own places
+    (:func:`scoring.selectors.category_standings`, per player also in a pairs event)."""
+    if category is not None:
+        rows = category_standings(tournament, category, round_number, public=public)
+        return StandingsTable.for_tournament(rows, tournament, round_number)
+    if tournament.event_type == Tournament.EventType.PAIRS:
+        rows = pair_standings(tournament, round_number, public=public)
+        return PairStandingsTable.for_tournament(rows, tournament, round_number)
+    rows = standings(tournament, round_number, public=public)
+    return StandingsTable.for_tournament(rows, tournament, round_number)

@@ -581,6 +581,7 @@ BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
         "start_number": (1, 99_999),
         "first_round": (1, 99),
         "withdrawn_after_round": (0, 99),
+        "pair": (1, 50_000),
     },
     "tournament.round": {"number": (1, 10)},
     "tournament.table": {"number": (1, 10_000), "first_dealer": (0, 3), "scorer": (0, 3)},
@@ -1232,6 +1233,7 @@ def _check_seat_scores(
     for hand in hands:
         at_table = seats.get(hand.table_id, [])
         positions = services.active_positions(tournament, len(at_table), hand.dealer)
+        declaring = services.declaring_side(tournament.ruleset, positions, hand.declarer)
         for seat in at_table:
             if seat.position in positions:
                 expected.add(
@@ -1240,8 +1242,8 @@ def _check_seat_scores(
                         seat.registration_id,
                         hand.table.round.number,
                         hand.scores[seat.position],
-                        seat.position == hand.declarer,
-                        seat.position == hand.declarer and hand.declarer_won,
+                        seat.position in declaring,
+                        seat.position in declaring and hand.declarer_won,
                     )
                 )
     stored = SeatScore.objects.using(using).filter(

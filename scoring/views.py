@@ -30,7 +30,7 @@ from . import exports, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .params import BadNumber, parse_number
-from .tables import StandingsTable
+from .tables import standings_table
 
 PUBLIC_CACHE_SECONDS = 10
 HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
@@ -70,14 +70,6 @@ def category_param(tournament: Tournament, request: HttpRequest) -> Category | N
     if found is None:
         raise Http404(_("Diese Kategorie gibt es bei diesem Turnier nicht."))
     return found
-
-
-def _filtered_standings(
-    tournament: Tournament, round_number: int | None, category: Category | None, public=True
-) -> list[selectors.StandingRow]:
-    if category is None:
-        return selectors.standings(tournament, round_number, public=public)
-    return selectors.category_standings(tournament, category, round_number, public=public)
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -124,8 +116,7 @@ def _standings_fragment_bytes(
     key = _fragment_key(tournament.pk, round_number, large, category.slug if category else "")
     html = cache.get(key)
     if html is None:
-        rows = _filtered_standings(tournament, round_number, category)
-        table = StandingsTable.for_tournament(rows, tournament, round_number)
+        table = standings_table(tournament, round_number, public=True, category=category)
         html = render_to_string(
             "scoring/_standings_fragment.html",
             {
@@ -139,7 +130,7 @@ def _standings_fragment_bytes(
                 else "",
                 "last_entry": selectors.last_entry_at(tournament),
                 "status": selectors.round_status(tournament) if large else None,
-                "unplaced": any(r.rank is None for r in rows),
+                "unplaced": any(r["rank"] == "–" for r in table.data.data),
             },
             request=None,
         ).encode()
@@ -224,8 +215,7 @@ def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
         raise Http404(_("Unbekanntes Format"))
     round_number = round_number_param(tournament, request)
     category = category_param(tournament, request)
-    rows = _filtered_standings(tournament, round_number, category)
-    table = StandingsTable.for_tournament(rows, tournament, round_number)
+    table = standings_table(tournament, round_number, public=True, category=category)
     values = list(table.as_values())
     if fmt == "xlsx":
         content = exports.to_xlsx(values, title=str(_("Rangliste")))
@@ -263,9 +253,14 @@ def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpRespons
         seats = services.table_seats(table)
         hands = selectors.table_hands(table)
         totals = selectors.running_totals(hands, len(seats))
+        team = next(
+            (t for t in services.partner_teams(tournament, seats) if seat.pk in {s.pk for s in t}),
+            [],
+        )
         context.update(
             table=table,
             seats=seats,
+            partner_ids=[s.pk for s in team if s.pk != seat.pk],
             rows=[
                 {"hand": h, "mine": h.scores[seat.position], "total": t[seat.position]}
                 for h, t in zip(hands, totals, strict=True)
@@ -431,6 +426,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
         "tournament": tournament,
         "table": table,
         "seats": seats,
+        "teams": services.partner_teams(tournament, seats),
         "rows": list(zip(hands, totals, strict=True)),
         "history": selectors.hand_history(table.hands.all(), closed_at=table.round.closed_at),
         "rulings": list(table.rulings.select_related("decided_by")),

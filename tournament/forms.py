@@ -45,6 +45,13 @@ class TournamentForm(forms.Form):
         label=_("Vierertisch"), choices=Tournament.FourTableMode.choices
     )
     entry_mode = forms.ChoiceField(label=_("Erfassung"), choices=Tournament.EntryMode.choices)
+    event_type = forms.ChoiceField(
+        label=_("Einzel- oder Paarwertung"),
+        choices=Tournament.EventType.choices,
+        initial=Tournament.EventType.INDIVIDUAL,
+        required=False,  # left out (older scripts posting the form): individual
+        help_text=Tournament._meta.get_field("event_type").help_text,
+    )
     lost_game_fee = forms.DecimalField(
         label=_("Gebühr je verlorenem Spiel (EUR)"),
         required=False,
@@ -108,6 +115,9 @@ class TournamentForm(forms.Form):
 
     def clean_tie_break(self) -> str:
         return self.cleaned_data["tie_break"] or Tournament.TieBreak.SHARED
+
+    def clean_event_type(self) -> str:
+        return self.cleaned_data["event_type"] or Tournament.EventType.INDIVIDUAL
 
     def clean_missed_rounds(self) -> str:
         return self.cleaned_data["missed_rounds"] or Tournament.MissedRounds.ZERO
@@ -189,6 +199,20 @@ class RegistrationEditForm(forms.Form):
     consent_public = forms.BooleanField(
         label=_("Name darf bei diesem Turnier veröffentlicht werden"), required=False
     )
+
+
+class PairForm(forms.Form):
+    """Two start numbers that play together as a fixed pair (pairs event); checked by
+    :func:`tournament.services.form_pair`."""
+
+    first = forms.IntegerField(label=_("Startnummer"), min_value=1, max_value=99999)
+    second = forms.IntegerField(label=_("Partner (Startnummer)"), min_value=1, max_value=99999)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") is not None and data.get("first") == data.get("second"):
+            self.add_error("second", _("Bitte zwei verschiedene Startnummern angeben."))
+        return data
 
 
 class SwapForm(forms.Form):

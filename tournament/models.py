@@ -24,7 +24,9 @@ class Tournament(models.Model):
 
     With ``confirmation_required`` every entry counts as provisional until a second account
     confirms it (FIELD-NOTES: enterer and confirmer differ); ``mark_unconfirmed`` then
-    flags provisional points in the public standings.  ``missed_rounds`` says how the
+    flags provisional points in the public standings.  ``event_type``: individual play
+    (the default) or fixed pairs (``pairs``: only with a ruleset played at tables of four
+    by partners, see :func:`tournament.services.create_tournament`).  ``missed_rounds`` says how the
     overall standings treat a player who missed a round (club's decision): 0 points, ranked
     but without a prize place, or left out.  ``tie_break`` orders players on equal points
     (FIELD-NOTES: shared places are the custom; some clubs take the best single round, then
@@ -45,6 +47,10 @@ class Tournament(models.Model):
         OFF = "", _("Aus: nur Schreiber erfassen")
         OPPONENT = "opponent", _("Am Tisch: ein Gegenspieler bestätigt mit „stimmt“")
         CLERK = "clerk", _("Am Tisch: ein Schreiber bestätigt")
+
+    class EventType(models.TextChoices):
+        INDIVIDUAL = "individual", _("Einzelwertung")
+        PAIRS = "pairs", _("Paarwertung (feste Partner)")
 
     class MissedRounds(models.TextChoices):
         ZERO = "zero", _("Verpasste Runden zählen 0 Punkte")
@@ -75,6 +81,16 @@ class Tournament(models.Model):
     )
     entry_mode = models.CharField(
         _("Erfassung"), max_length=10, choices=EntryMode, default=EntryMode.HANDS
+    )
+    event_type = models.CharField(
+        _("Einzel- oder Paarwertung"),
+        max_length=10,
+        choices=EventType,
+        default=EventType.INDIVIDUAL,
+        help_text=_(
+            "Paarwertung nur mit einem Partner-Regelwerk an Vierertischen (Partnerschaft 250): "
+            "feste Paare, die Rangliste zählt je Paar."
+        ),
     )
     lost_game_fee = models.DecimalField(
         _("Gebühr je verlorenem Spiel (EUR)"),
@@ -200,7 +216,9 @@ class Registration(models.Model):
     """A player's entry in one tournament with a start number.  Late arrivals join from
     ``first_round``; a withdrawal sets ``withdrawn_after_round``.  ``consent_public``: the
     player agreed to be named on this tournament's public pages, exports and printed lists
-    (and only this tournament's); without it they appear by start number only."""
+    (and only this tournament's); without it they appear by start number only.  ``pair``:
+    in a pairs event, the pair number the two partners share (set by
+    :func:`tournament.services.form_pair`, never more than two registrations a number)."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
@@ -215,6 +233,13 @@ class Registration(models.Model):
         _("Name darf veröffentlicht werden"),
         default=False,
         help_text=_("Gilt nur für dieses Turnier."),
+    )
+    pair = models.PositiveSmallIntegerField(
+        _("Paar"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Paarwertung: die zwei Anmeldungen mit derselben Paarnummer spielen zusammen."),
     )
     history = HistoricalRecords()
 

@@ -4,7 +4,11 @@ draw the seating of a round, swap players, start and close rounds.
 The seating draw (FIELD-NOTES "The event"): tables of 3, and of 4 only where the player count
 requires it (never 2 or 5); seeded and reproducible (the seed is stored with the round); among
 many seeded candidate plans the one with the fewest repeat meetings is kept, then improved by
-swapping players between tables.
+swapping players between tables.  A ruleset played only four-handed (``partnership-250``,
+seed 000) seats tables of 4 with partners opposite: partners change every round in an
+individual event, fixed pairs stay together in a pairs event; a count that does not fit
+(players not divisible by 4, an odd number of pairs) is refused with the count and what is
+missing, never seated by leaving someone out (see :func:`draw_round`).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ def create_tournament(
     mark_unconfirmed: bool = True,
     missed_rounds: str = Tournament.MissedRounds.ZERO,
     tie_break: str = Tournament.TieBreak.SHARED,
+    event_type: str = Tournament.EventType.INDIVIDUAL,
     clerks: Sequence = (),
 ) -> Tournament:
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
@@ -53,8 +58,14 @@ def create_tournament(
     ``missed_rounds``: how the overall standings treat a player who missed a round
     (``Tournament.MissedRounds``); ``tie_break``: how equal totals are ordered
     (``Tournament.TieBreak``).  ``clerks``: the accounts that may enter results (more can be added in the admin).
-    Raises ``ValidationError`` for an unknown preset, overrides the ruleset rejects, or a
-    number of games that 3-player tables cannot share evenly."""
+    ``event_type``: individual (default) or fixed pairs (``Tournament.EventType``).
+
+    A ruleset played only at tables of four (``partnership-250``, seed 000: four players,
+    partners opposite) makes every table a table of four: ``four_table_mode`` must then be
+    ``kreuz`` (all four play) and the games per round a multiple of 4.  A pairs event needs
+    such a ruleset with partnerships.  Raises ``ValidationError`` naming the field for an
+    unknown preset, overrides the ruleset rejects, a ruleset with neither 3- nor 4-player
+    tables, those combinations, or a number of games the tables cannot share evenly."""
     errors: dict[str, list[str]] = {}
     ruleset = None
     if preset not in PRESETS:
@@ -64,11 +75,33 @@ def create_tournament(
             ruleset = PRESETS[preset].with_overrides(overrides) if overrides else PRESETS[preset]
         except RulesetError as exc:
             errors["overrides"] = [ruleset_message(e) for e in exc.errors]
-        if ruleset is not None and 3 not in ruleset.seat_counts:
-            errors["preset"] = [
-                _("Dieses Regelwerk kennt keine Dreiertische; Turniere spielen zu dritt.")
-            ]
-    if games_per_round % 3:
+    fours = ruleset is not None and fours_only(ruleset)
+    if ruleset is not None and 3 not in ruleset.seat_counts and not fours:
+        errors["preset"] = [
+            _("Dieses Regelwerk kennt weder Dreier- noch Vierertische; Turniere spielen zu dritt.")
+        ]
+    if fours and four_table_mode == Tournament.FourTableMode.SIT_OUT:
+        errors["four_table_mode"] = [
+            _(
+                "Dieses Regelwerk spielt nur zu viert, alle vier spielen mit (Partner "
+                "gegenüber): bitte „Kreuzbinokel (2 gegen 2)“ wählen."
+            )
+        ]
+    if event_type == Tournament.EventType.PAIRS and not (fours and ruleset.partnerships):
+        errors["event_type"] = [
+            _(
+                "Paarwertung gibt es nur mit einem Regelwerk, das an Vierertischen mit "
+                "festen Partnern gegenüber spielt (Partnerschaft 250)."
+            )
+        ]
+    if fours and games_per_round % 4:
+        errors["games_per_round"] = [
+            _(
+                "An Vierertischen muss die Spielzahl durch 4 teilbar sein, damit jeder gleich "
+                "oft gibt."
+            )
+        ]
+    elif not fours and games_per_round % 3:
         errors["games_per_round"] = [
             _("Die Spielzahl muss durch 3 teilbar sein, damit jeder gleich oft gibt.")
         ]
@@ -92,6 +125,7 @@ def create_tournament(
             mark_unconfirmed=mark_unconfirmed,
             missed_rounds=missed_rounds,
             tie_break=tie_break,
+            event_type=event_type,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
@@ -130,51 +164,87 @@ def register(
 # --------------------------------------------------------------------------- the draw
 
 
-def table_sizes(players: int) -> list[int]:
-    """Table sizes for ``players``: all 3s, with as few 4s as the count needs.
+def fours_only(ruleset) -> bool:
+    """Whether ``ruleset`` is played only at tables of four (``partnership-250``, seed 000
+    "Die Spieler": four players, partners sitting opposite): then every table of a
+    tournament has four players and a 3-player table is impossible."""
+    return 3 not in ruleset.seat_counts and 4 in ruleset.seat_counts
+
+
+def table_sizes(players: int, fours: bool = False) -> list[int]:
+    """Table sizes for ``players``: all 3s, with as few 4s as the count needs; with
+    ``fours`` (a ruleset played only at tables of four, :func:`fours_only`) all 4s.
 
     Raises ``ValidationError`` for 1, 2 or 5 players, which cannot be seated at tables of
-    3 and 4.
+    3 and 4; with ``fours`` for a count not divisible by 4, naming the count and how many
+    players are missing or one too many (the club decides who sits out or who is added:
+    the draw never leaves anyone out by itself).
     """
-    fours = players % 3  # 3k+1 players need one table of 4, 3k+2 need two
-    threes = (players - 4 * fours) // 3
+    if fours:
+        rest = players % 4
+        if players < 4 or rest:
+            missing = 4 - rest if players >= 4 else 4 - players
+            raise ValidationError(
+                _(
+                    "Für Partnerbinokel (nur Vierertische, Partner gegenüber) braucht es eine "
+                    "durch 4 teilbare Spielerzahl; in dieser Runde spielen %(n)s – fehlende "
+                    "Spieler: %(missing)s, überzählige: %(extra)s."
+                )
+                % {"n": players, "missing": missing, "extra": rest or players}
+            )
+        return [4] * (players // 4)
+    fours_needed = players % 3  # 3k+1 players need one table of 4, 3k+2 need two
+    threes = (players - 4 * fours_needed) // 3
     if players < 3 or threes < 0:
         raise ValidationError(
             _("%(n)s Spieler lassen sich nicht an Dreier- und Vierertische setzen.")
             % {"n": players}
         )
-    return [4] * fours + [3] * threes
+    return [4] * fours_needed + [3] * threes
 
 
 @dataclass(frozen=True)
 class DrawPlan:
     """A seating plan: ``tables`` of start numbers in seat order, and the number of
-    ``repeats`` (pairs of players who met before)."""
+    ``repeats`` (pairs of players who met before).  At a partnership table of four the
+    seats 0+2 and 1+3 are partners (the engine's sides, :meth:`rules.Ruleset.sides`);
+    ``partner_repeats`` counts partners who were partners before."""
 
     tables: tuple[tuple[int, ...], ...]
     repeats: int
+    partner_repeats: int = 0
+
+
+#: How much worse a repeated partnership is than a repeated meeting, when the draw of an
+#: individual event at partnership tables weighs its candidates: partners should change
+#: every round (partners also meet, so a repeat partnership costs both).
+PARTNER_WEIGHT = 10
 
 
 def _repeats(tables: Sequence[Sequence[int]], met: Counter[tuple[int, int]]) -> int:
     return sum(met[pair] for t in tables for pair in itertools.combinations(sorted(t), 2))
 
 
-def plan_draw(
-    start_numbers: Sequence[int],
-    met: Counter[tuple[int, int]],
-    seed: int,
-    candidates: int = 200,
-) -> DrawPlan:
-    """A reproducible seating plan for ``start_numbers``.
+def _partners(table: Sequence[int]) -> list[tuple[int, int]]:
+    """The partner pairs (smaller start number first) of a table of four, seats 0+2, 1+3."""
+    if len(table) != 4:
+        return []
+    return [tuple(sorted((table[0], table[2]))), tuple(sorted((table[1], table[3])))]
 
-    ``met`` counts earlier meetings per pair (smaller start number first).  The plan with
-    the fewest repeat meetings among ``candidates`` seeded shuffles is improved by
-    swapping two players of different tables while that lowers the count.  Same inputs and
-    ``seed`` → same plan.
-    """
-    rng = random.Random(seed)
-    sizes = table_sizes(len(start_numbers))
-    pool = sorted(start_numbers)
+
+def _search(
+    pool: list[int],
+    sizes: list[int],
+    cost,
+    rng: random.Random,
+    candidates: int,
+    reorder: bool,
+) -> list[list[int]]:
+    """The seating of ``pool`` into tables of ``sizes`` with the lowest ``cost`` (a
+    function of one table, summed over the tables) found: the best of ``candidates`` seeded
+    shuffles, then improved by swapping two players of different tables, and with
+    ``reorder`` two players of one table (which changes who partners whom), while that
+    lowers the cost."""
 
     def split(order: list[int]) -> list[list[int]]:
         out, i = [], 0
@@ -185,11 +255,11 @@ def plan_draw(
 
     best: list[list[int]] | None = None
     best_score = 0
-    for _attempt in range(candidates if met else 1):
+    for _attempt in range(candidates):
         order = pool[:]
         rng.shuffle(order)
         tables = split(order)
-        score = _repeats(tables, met)
+        score = sum(cost(t) for t in tables)
         if best is None or score < best_score:
             best, best_score = tables, score
         if best_score == 0:
@@ -200,27 +270,166 @@ def plan_draw(
         improved = False
         for a, b in itertools.combinations(range(len(best)), 2):
             for i, j in itertools.product(range(len(best[a])), range(len(best[b]))):
-                before = _repeats([best[a], best[b]], met)
+                before = cost(best[a]) + cost(best[b])
                 best[a][i], best[b][j] = best[b][j], best[a][i]
-                if _repeats([best[a], best[b]], met) < before:
+                if cost(best[a]) + cost(best[b]) < before:
                     improved = True
                 else:
                     best[a][i], best[b][j] = best[b][j], best[a][i]
-    return DrawPlan(tuple(tuple(t) for t in best), _repeats(best, met))
+        if reorder:
+            for table in best:
+                for i, j in ((1, 2), (2, 3)):
+                    if j >= len(table):
+                        continue
+                    before = cost(table)
+                    table[i], table[j] = table[j], table[i]
+                    if cost(table) < before:
+                        improved = True
+                    else:
+                        table[i], table[j] = table[j], table[i]
+    return best
+
+
+def plan_draw(
+    start_numbers: Sequence[int],
+    met: Counter[tuple[int, int]],
+    seed: int,
+    candidates: int = 200,
+    *,
+    fours: bool = False,
+    partnered: Counter[tuple[int, int]] | None = None,
+) -> DrawPlan:
+    """A reproducible seating plan for ``start_numbers``.
+
+    ``met`` counts earlier meetings per pair (smaller start number first).  The plan with
+    the fewest repeat meetings among ``candidates`` seeded shuffles is improved by
+    swapping two players of different tables while that lowers the count.  Same inputs and
+    ``seed`` → same plan.
+
+    ``fours``: only tables of four (:func:`table_sizes` raises ``ValidationError`` for a
+    count not divisible by 4).  ``partnered`` (individual event at partnership tables):
+    earlier partnerships per pair; a repeated partnership then weighs
+    :data:`PARTNER_WEIGHT` repeat meetings, and players of one table are also reordered,
+    so partners change from round to round wherever the count allows.
+    """
+    rng = random.Random(seed)
+    sizes = table_sizes(len(start_numbers), fours)
+    partners = partnered if partnered is not None else Counter()
+
+    def cost(table: Sequence[int]) -> int:
+        score = _repeats([table], met)
+        if partners:
+            score += PARTNER_WEIGHT * sum(partners[p] for p in _partners(table))
+        return score
+
+    best = _search(
+        sorted(start_numbers),
+        sizes,
+        cost,
+        rng,
+        candidates if met else 1,
+        reorder=partnered is not None,
+    )
+    return DrawPlan(
+        tuple(tuple(t) for t in best),
+        _repeats(best, met),
+        sum(partners[p] for t in best for p in _partners(t)),
+    )
+
+
+def plan_pairs_draw(
+    pairs: Sequence[tuple[int, int]],
+    met: Counter[tuple[int, int]],
+    seed: int,
+    candidates: int = 200,
+) -> DrawPlan:
+    """A reproducible seating plan for a pairs event: ``pairs`` of start numbers (fixed
+    partners), two pairs a table, each pair opposite each other (seats 0+2 and 1+3, the
+    engine's sides).  Repeat meetings of two pairs (any of their players met before, by
+    ``met``) are avoided as in :func:`plan_draw`; ``repeats`` of the plan counts those
+    (partners meeting each other again is the point of a pair).
+
+    Raises ``ValidationError`` for an odd number of pairs (or fewer than two), naming the
+    count: a table needs two pairs, and the draw never leaves a pair out by itself."""
+    if len(pairs) < 2 or len(pairs) % 2:
+        raise ValidationError(
+            _(
+                "Für die Paarwertung braucht es eine gerade Zahl von Paaren (zwei Paare je "
+                "Tisch); Zahl der Paare in dieser Runde: %(n)s – ein Paar fehlt oder ist zu viel."
+            )
+            % {"n": len(pairs)}
+        )
+    units = {i: tuple(p) for i, p in enumerate(pairs)}
+
+    def cost(table: Sequence[int]) -> int:
+        a, b = (units[u] for u in table)
+        return sum(met[tuple(sorted((x, y)))] for x in a for y in b)
+
+    met_units = any(met)
+    best = _search(
+        list(units),
+        [2] * (len(units) // 2),
+        cost,
+        random.Random(seed),
+        candidates if met_units else 1,
+        reorder=False,
+    )
+    tables = tuple(
+        (units[a][0], units[b][0], units[a][1], units[b][1]) for a, b in (t for t in best)
+    )
+    # partners always sit together: only meetings of two pairs are repeats
+    return DrawPlan(tables, sum(cost(t) for t in best), 0)
 
 
 def meetings_before(round_: Round) -> Counter[tuple[int, int]]:
     """How often each pair of start numbers sat at one table in earlier rounds."""
+    return _earlier_tables(round_)[0]
+
+
+def _earlier_tables(
+    round_: Round,
+) -> tuple[Counter[tuple[int, int]], Counter[tuple[int, int]]]:
+    """Meetings (as :func:`meetings_before`) and partnerships (seats 0+2 and 1+3 of a table
+    of four) per pair of start numbers in the rounds before ``round_``; one query."""
     met: Counter[tuple[int, int]] = Counter()
+    partnered: Counter[tuple[int, int]] = Counter()
     seats = (
         Seat.objects.filter(round__tournament=round_.tournament, round__number__lt=round_.number)
-        .values_list("table_id", "registration__start_number")
-        .order_by("table_id")
+        .values_list("table_id", "position", "registration__start_number")
+        .order_by("table_id", "position")
     )
     for _table, group in itertools.groupby(seats, key=lambda row: row[0]):
-        numbers = sorted(n for _t, n in group)
-        met.update(itertools.combinations(numbers, 2))
-    return met
+        in_order = [n for _t, _p, n in group]
+        met.update(itertools.combinations(sorted(in_order), 2))
+        partnered.update(_partners(in_order))
+    return met, partnered
+
+
+def pairs_of(registrations: Sequence[Registration]) -> tuple[list[tuple[int, int]], list[str]]:
+    """The pairs among ``registrations`` (those with a ``pair`` number) as start numbers in
+    pair-number order, and what is wrong for a pairs draw: players without a pair, pairs
+    of whom only one plays."""
+    by_pair: dict[int, list[int]] = {}
+    single: list[int] = []
+    for reg in registrations:
+        if reg.pair is None:
+            single.append(reg.start_number)
+        else:
+            by_pair.setdefault(reg.pair, []).append(reg.start_number)
+    problems = []
+    if single:
+        problems.append(
+            _("Ohne Partner: Startnummer %(numbers)s. Paare werden auf der Anmeldeseite gebildet.")
+            % {"numbers": ", ".join(map(str, sorted(single)))}
+        )
+    for number, members in sorted(by_pair.items()):
+        if len(members) != 2:
+            problems.append(
+                _("Paar %(pair)s ist nicht vollständig (Startnummer %(numbers)s).")
+                % {"pair": number, "numbers": ", ".join(map(str, sorted(members)))}
+            )
+    pairs = [tuple(sorted(members)) for _n, members in sorted(by_pair.items()) if len(members) == 2]
+    return pairs, problems
 
 
 @transaction.atomic
@@ -230,18 +439,34 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
     ``seed`` defaults to a fresh random number; it is stored on the round, so the same
     draw can be made again.  First dealer and scorer per table are drawn with the same
     seed.  Raises ``ValidationError`` if the round has started or the count cannot be seated.
+
+    With a ruleset played only at tables of four (``partnership-250``) every table has
+    four players, partners opposite (seats 1+3 and 2+4 as printed); the player count must
+    be divisible by 4.  An individual event changes partners by the draw each round
+    (repeat partnerships weigh most); a pairs event (``Tournament.EventType.PAIRS``)
+    seats each pair together opposite and two pairs a table, and needs every playing
+    player in a complete pair and an even number of pairs.
     """
     if lock_round(round_.pk).status != Round.Status.PLANNED:
         raise ValidationError(_("Die Runde hat schon begonnen; die Auslosung steht fest."))
     _require_previous_closed(round_, "draw")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**9)
+    tournament = round_.tournament
     registrations = {
-        r.start_number: r
-        for r in round_.tournament.registrations.all()
-        if r.plays_in(round_.number)
+        r.start_number: r for r in tournament.registrations.all() if r.plays_in(round_.number)
     }
-    plan = plan_draw(list(registrations), meetings_before(round_), seed)
+    met, partnered = _earlier_tables(round_)
+    fours = fours_only(tournament.ruleset)
+    if tournament.event_type == Tournament.EventType.PAIRS:
+        pairs, problems = pairs_of(list(registrations.values()))
+        if problems:
+            raise ValidationError(problems)
+        plan = plan_pairs_draw(pairs, met, seed)
+    elif fours and tournament.ruleset.partnerships:
+        plan = plan_draw(list(registrations), met, seed, fours=True, partnered=partnered)
+    else:
+        plan = plan_draw(list(registrations), met, seed, fours=fours)
     rng = random.Random(seed ^ 0x5EA7)
     round_.tables.all().delete()
     for number, players in enumerate(plan.tables, start=1):
@@ -277,6 +502,13 @@ def swap_players(round_: Round, first: Registration, second: Registration) -> No
     }
     if len(seats) != 2:
         raise ValidationError(_("Beide Spieler müssen in dieser Runde gesetzt sein."))
+    if round_.tournament.event_type == Tournament.EventType.PAIRS and first.pair != second.pair:
+        raise ValidationError(
+            _(
+                "In der Paarwertung sitzen Partner fest zusammen; nur zwei Partner eines Paares "
+                "können die Plätze tauschen."
+            )
+        )
     a, b = seats[first.pk], seats[second.pk]
     # swap through a temporary row state to respect the unique (round, registration) rule
     a_reg, b_reg = a.registration_id, b.registration_id
@@ -506,6 +738,60 @@ def merge_players(keep: Player, duplicate: Player, user=None) -> Player:
     mark(duplicate)
     duplicate.delete()
     return keep
+
+
+@transaction.atomic
+def form_pair(tournament: Tournament, first: int, second: int) -> int:
+    """Make the players with start numbers ``first`` and ``second`` a fixed pair of a pairs
+    event: both get the next free pair number, which is returned.  Saved one by one, so the
+    change is in each registration's history.
+
+    Raises ``ValidationError`` on ``first``/``second`` for an unknown start number or a
+    player already in a pair, and on ``__all__`` when the tournament is not a pairs event
+    or a round has started (the pairs are fixed for the whole event; a planned round
+    is simply drawn again)."""
+    Tournament.objects.select_for_update().get(pk=tournament.pk)  # one pair-number sequence
+    if tournament.event_type != Tournament.EventType.PAIRS:
+        raise ValidationError(_("Paare gibt es nur bei einem Turnier mit Paarwertung."))
+    if tournament.round_set.exclude(status=Round.Status.PLANNED).exists():
+        raise ValidationError(
+            _("Das Turnier hat begonnen; die Paare stehen für das ganze Turnier fest.")
+        )
+    found = {
+        r.start_number: r for r in tournament.registrations.filter(start_number__in=[first, second])
+    }
+    errors: dict[str, list[str]] = {}
+    for name, number in (("first", first), ("second", second)):
+        reg = found.get(number)
+        if reg is None:
+            errors[name] = [_("Startnummer %(n)s ist nicht angemeldet.") % {"n": number}]
+        elif reg.pair is not None:
+            errors[name] = [
+                _("Startnummer %(n)s spielt schon in Paar %(pair)s.")
+                % {"n": number, "pair": reg.pair}
+            ]
+    if first == second:
+        errors.setdefault("second", []).append(_("Bitte zwei verschiedene Startnummern angeben."))
+    if errors:
+        raise ValidationError(errors)
+    number = (tournament.registrations.aggregate(m=Max("pair"))["m"] or 0) + 1
+    for reg in (found[first], found[second]):
+        reg.pair = number
+        reg.save(update_fields=["pair"])
+    return number
+
+
+@transaction.atomic
+def split_pair(tournament: Tournament, pair: int) -> None:
+    """Undo pair number ``pair`` before the first draw (both partners are single again).
+    Raises ``ValidationError`` once a round has started."""
+    if tournament.round_set.exclude(status=Round.Status.PLANNED).exists():
+        raise ValidationError(
+            _("Das Turnier hat begonnen; die Paare stehen für das ganze Turnier fest.")
+        )
+    for reg in tournament.registrations.filter(pair=pair):
+        reg.pair = None
+        reg.save(update_fields=["pair"])
 
 
 def withdraw(registration: Registration) -> None:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from . import services
 from .forms import (
+    PairForm,
     PlayerListForm,
     PlayerMergeForm,
     RegistrationEditForm,
@@ -75,6 +76,7 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action", "one") if request.method == "POST" else ""
     form = RegistrationForm(request.POST if action == "one" else None)
     list_form = PlayerListForm(request.POST if action in ("preview", "save") else None)
+    pair_form = PairForm(request.POST if action == "pair" else None)
     preview = None
     category_error = ""
     if action == "one" and form.is_valid():
@@ -129,6 +131,27 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
         changed = services.set_categories(tournament, members)
         messages.success(request, _("Kategorien: %(n)s Zuordnungen geändert.") % {"n": changed})
         return redirect("tournament:registrations", pk=pk)
+    elif action == "pair" and pair_form.is_valid():
+        try:
+            number = services.form_pair(
+                tournament, pair_form.cleaned_data["first"], pair_form.cleaned_data["second"]
+            )
+        except ValidationError as exc:
+            _apply_errors(pair_form, exc)
+        else:
+            messages.success(request, _("Paar %(n)s gebildet.") % {"n": number})
+            return redirect("tournament:registrations", pk=pk)
+    elif action == "unpair":
+        value = request.POST.get("pair", "")
+        if value.isascii() and value.isdigit() and len(value) < 6:
+            try:
+                services.split_pair(tournament, int(value))
+            except ValidationError as exc:
+                for error in exc.messages:
+                    messages.error(request, error)
+            else:
+                messages.success(request, _("Paar %(n)s aufgelöst.") % {"n": value})
+        return redirect("tournament:registrations", pk=pk)
     elif action == "consent":
         numbers = [int(n) for n in request.POST.getlist("consent") if n.isascii() and n.isdigit()]
         changed = services.set_consents(tournament, numbers)
@@ -136,7 +159,7 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             request, _("Zustimmung bei %(n)s Anmeldungen eingetragen.") % {"n": changed}
         )
         return redirect("tournament:registrations", pk=pk)
-    failed = form.errors or list_form.errors or category_error
+    failed = form.errors or list_form.errors or pair_form.errors or category_error
     categories = list(tournament.categories.prefetch_related("registrations"))
     registrations = list(tournament.registrations.select_related("player"))
     members = {c.pk: {r.pk for r in c.registrations.all()} for c in categories}
@@ -149,6 +172,8 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "form": form,
             "list_form": list_form,
+            "pair_form": pair_form,
+            "pairs_event": tournament.event_type == Tournament.EventType.PAIRS,
             "preview": preview,
             "has_duplicates": any(e.duplicate for e in preview or []),
             "registrations": registrations,

@@ -63,7 +63,8 @@ def test_director_creates_a_tournament_with_a_frozen_ruleset(client, director):
             "3 × 11 Karten + Dabb 4 ergeben nicht das Blatt mit 40 Karten",
         ),
         ({"games_per_round": 10}, "games_per_round", "durch 3 teilbar"),
-        ({"preset": "partnership-250"}, "preset", "Dreiertische"),
+        # partnership-250 plays at tables of four only: all four play (issue 12.4)
+        ({"preset": "partnership-250"}, "four_table_mode", "Kreuzbinokel (2 gegen 2)"),
     ],
 )
 def test_bad_set_up_is_refused_at_its_field(client, director, change, field, words):
