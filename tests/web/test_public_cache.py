@@ -139,3 +139,51 @@ def test_cold_page_queries_do_not_grow_with_the_players(client):
             assert _page(client, tournament).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_lean_table_body_is_the_markup_django_tables2_renders(
+    tournament, clerk, django_capture_on_commit_callbacks, language
+):
+    """StandingsTable.body_html() against django-tables2's own template, with every kind of
+    cell: a fee with decimals (localised), empty rounds and clubs ("—"), a name without
+    consent, a missed-round note after the name, an escaped name."""
+    from decimal import Decimal
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from scoring import selectors
+    from scoring.tables import StandingsTable
+    from tournament.models import Player
+
+    tournament.lost_game_fee = Decimal("0.50")
+    tournament.lost_game_fee_from = 1
+    tournament.confirmation_required = True
+    tournament.save()
+    Player.objects.filter(pk=tournament.registrations.get(start_number=2).player_id).update(
+        last_name="<b>Keller & Co</b>", club=""
+    )
+    reg = tournament.registrations.get(start_number=4)
+    reg.withdrawn_after_round = 1
+    reg.save()
+    clerk_client = Client()
+    clerk_client.force_login(clerk)
+    url, table = table_url(tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clerk_client.post(url, form_data(table)).status_code == 302
+
+    with translation.override(language):
+        for round_number in (None, 1):
+            rows = selectors.standings(tournament, round_number)
+            lean = StandingsTable.for_tournament(rows, tournament, round_number)
+            plain = StandingsTable.for_tournament(rows, tournament, round_number)
+            plain.template_name = "django_tables2/table.html"
+            ours = render_to_string("scoring/_standings_table.html", {"table": lean})
+            theirs = render_to_string("django_tables2/table.html", {"table": plain})
+            body = re.compile(r"<tbody[^>]*>(.*)</tbody>", re.S)
+            expected = re.sub(r">\s+<", "><", body.search(theirs).group(1).strip())
+            assert body.search(ours).group(1) == expected
+            assert "&lt;b&gt;Keller &amp; Co&lt;/b&gt;" in expected
+            assert ("0,00" if language == "de" else "0.00") in expected or round_number
+            assert 'class="missed-note"' in expected or round_number
