@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import m2m_changed, post_migrate
+from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,8 +11,17 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from .roles import ensure_groups
+        from .signals import WATCHED, standings_source_changed
 
         post_migrate.connect(ensure_groups, sender=self)
+        for model in WATCHED:
+            post_save.connect(
+                standings_source_changed, sender=model, dispatch_uid=f"standings-{model}"
+            )
+            post_delete.connect(
+                standings_source_changed, sender=model, dispatch_uid=f"standings-del-{model}"
+            )
+
         # a player put into or taken out of a category changes that category's cached
         # standings (imports point one way: tournament does not call scoring)
         from tournament.models import Category

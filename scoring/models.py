@@ -269,7 +269,21 @@ class SeatScore(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["hand", "registration"], name="one_score_per_hand")
         ]
-        indexes = [models.Index(fields=["tournament", "registration", "round_number"])]
+        # covering the standings aggregate (scoring.selectors.standings): the database sums
+        # from the index alone, in the order it groups by, without reading the table
+        indexes = [
+            models.Index(
+                fields=[
+                    "tournament",
+                    "registration",
+                    "round_number",
+                    "points",
+                    "declarer",
+                    "declarer_won",
+                ],
+                name="seatscore_standings_idx",
+            )
+        ]
 
 
 class RoundTotal(Confirmable):

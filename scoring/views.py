@@ -7,16 +7,19 @@ Views parse requests and render; the rules live in the engine, the workflow in
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.http import quote_etag
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -74,11 +77,23 @@ def category_param(tournament: Tournament, request: HttpRequest) -> Category | N
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     """Public standings page; its table refreshes itself every 10 s (htmx).  With
-    ``?kategorie=`` only that category's players, with their own places."""
+    ``?kategorie=`` only that category's players, with their own places (not cached).
+
+    For a visitor who is not signed in (and has no message waiting) the whole page is
+    cached, keyed by the standings version, the round and the language: a hit costs no
+    query and no rendering.  The page then carries nothing per visitor (no CSRF token: see
+    ``templates/base.html``); a render that used one anyway is not stored.  Signed-in users
+    (clerks, the director) always get a fresh page."""
+    cacheable = _public_page_cacheable(request, pk)
+    if cacheable:
+        key = _page_key(pk, request.GET.get("runde") or None)
+        hit = cache.get(key)
+        if hit is not None:
+            return _cached_response(hit)
     tournament = get_object_or_404(Tournament, pk=pk)
     round_number = round_number_param(tournament, request)
     category = category_param(tournament, request)
-    return render(
+    response = render(
         request,
         "scoring/standings.html",
         {
@@ -91,6 +106,46 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "fragment": _standings_fragment_html(tournament, round_number, False, category),
         },
     )
+    if cacheable and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        # key holds the version read before the queries: a save in between makes it stale
+        cache.set(key, _cache_entry(response.content), PUBLIC_CACHE_SECONDS)
+    return _with_etag(response, _etag(response.content))
+
+
+def _public_page_cacheable(request: HttpRequest, pk: int) -> bool:
+    """Whether this request gets the page everyone else gets: an anonymous visitor with no
+    message waiting, asking for the page itself (``?runde=N`` at most, nothing else in the
+    query, so the cached language links point back to the same address)."""
+    if request.method not in ("GET", "HEAD") or request.user.is_authenticated:
+        return False
+    query = request.META.get("QUERY_STRING", "")
+    if query and not re.fullmatch(r"runde=[1-9][0-9]{0,2}", query):
+        return False
+    return not get_messages(request)
+
+
+def _page_key(tournament_id: int, runde: str | None) -> str:
+    return f"{services.standings_cache_key(tournament_id)}:page:{runde}:{get_language()}"
+
+
+def _etag(content: bytes) -> str:
+    """The ETag ConditionalGetMiddleware would compute (an MD5 of the content), made once
+    per render instead of once per request."""
+    return quote_etag(hashlib.md5(content, usedforsecurity=False).hexdigest())
+
+
+def _cache_entry(content: bytes) -> tuple[str, bytes]:
+    return _etag(content), content
+
+
+def _with_etag(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    return response
+
+
+def _cached_response(entry: tuple[str, bytes]) -> HttpResponse:
+    etag, content = entry
+    return _with_etag(HttpResponse(content), etag)
 
 
 def _fragment_key(
@@ -105,17 +160,18 @@ def _fragment_key(
 def _standings_fragment_html(
     tournament: Tournament, round_number: int | None, large: bool, category=None
 ) -> str:
-    return _standings_fragment_bytes(tournament, round_number, large, category).decode()
+    return _standings_fragment_entry(tournament, round_number, large, category)[1].decode()
 
 
-def _standings_fragment_bytes(
+def _standings_fragment_entry(
     tournament: Tournament, round_number: int | None, large: bool, category=None
-) -> bytes:
-    """The rendered standings table as UTF-8, from the cache when it is there (stored as
-    bytes: a polled response is then sent without re-encoding 100 KB of HTML)."""
+) -> tuple[str, bytes]:
+    """The rendered standings table as ``(ETag, UTF-8 bytes)``, from the cache when it is
+    there (stored as bytes with its ETag: a polled response is then sent without
+    re-encoding or hashing 100 KB of HTML); ``category``: only its players."""
     key = _fragment_key(tournament.pk, round_number, large, category.slug if category else "")
-    html = cache.get(key)
-    if html is None:
+    entry = cache.get(key)
+    if entry is None:
         table = standings_table(tournament, round_number, public=True, category=category)
         html = render_to_string(
             "scoring/_standings_fragment.html",
@@ -134,8 +190,9 @@ def _standings_fragment_bytes(
             },
             request=None,
         ).encode()
-        cache.set(key, html, PUBLIC_CACHE_SECONDS)
-    return html
+        entry = _cache_entry(html)
+        cache.set(key, entry, PUBLIC_CACHE_SECONDS)
+    return entry
 
 
 def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
@@ -147,15 +204,15 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     points (seen in the load test)."""
     large = request.GET.get("gross") == "1"
     # A hit needs no database query: keys are only ever stored for a valid round number.
-    html = cache.get(
+    entry = cache.get(
         _fragment_key(pk, request.GET.get("runde") or None, large, request.GET.get("kategorie", ""))
     )
-    if html is None:
+    if entry is None:
         tournament = get_object_or_404(Tournament, pk=pk)
         round_number = round_number_param(tournament, request)
         category = category_param(tournament, request)
-        html = _standings_fragment_bytes(tournament, round_number, large, category)
-    response = HttpResponse(html)
+        entry = _standings_fragment_entry(tournament, round_number, large, category)
+    response = _cached_response(entry)
     response["Cache-Control"] = "max-age=0, must-revalidate"
     return response
 

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scoring import views as scoring_views
+from tournament import views as tournament_views
 from tournament.forms import LoginForm
 
 urlpatterns = [
@@ -15,6 +16,7 @@ urlpatterns = [
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("sprache/<str:code>/", tournament_views.choose_language, name="choose_language"),
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(authentication_form=LoginForm),
