@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
@@ -30,8 +31,12 @@ class ScoringConfig(AppConfig):
 
         def category_changed(sender, instance, action, **kwargs) -> None:
             if action in ("post_add", "post_remove", "post_clear"):
-                # ``instance``: the category, or the registration when changed from its side
-                invalidate_standings(instance.tournament_id)
+                # ``instance``: the category, or the registration when changed from its
+                # side; again after the commit, so a render in between cannot keep the
+                # old members under the new version
+                tournament_id = instance.tournament_id
+                invalidate_standings(tournament_id)
+                transaction.on_commit(lambda: invalidate_standings(tournament_id))
 
         m2m_changed.connect(
             category_changed,

@@ -32,7 +32,9 @@ class Award:
     ``rows`` (more than one: a tie), the ``cash`` in EUR for each of them (``None``: no
     cash), ``remainder`` (the cents an even split leaves over), ``items`` (thing prizes of
     the places covered), ``picks`` (numbers in the prize-table order, e.g. ``[1, 2]``) and
-    ``points`` (their total)."""
+    ``points`` (their total).  In a pairs event a place line is won by pairs: ``rows`` are
+    the partners of every winning pair, ``per_pair`` is set and ``ways`` is the number of
+    pairs, among whom the cash is split (``cash`` is then each pair's)."""
 
     title: str
     places: tuple[int, int]
@@ -42,18 +44,24 @@ class Award:
     items: list[str] = field(default_factory=list)
     picks: list[int] = field(default_factory=list)
     points: int = 0
+    per_pair: bool = False
+    ways: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.ways:
+            self.ways = len(self.rows)
 
     @property
     def shared(self) -> bool:
-        """More than one player: a tie the tie-break did not decide."""
-        return len(self.rows) > 1
+        """More than one player (pair): a tie the tie-break did not decide."""
+        return self.ways > 1
 
     @property
     def cash_total(self) -> Decimal | None:
-        """All the cash of this line (``cash`` × players + ``remainder``)."""
+        """All the cash of this line (``cash`` × winners + ``remainder``)."""
         if self.cash is None:
             return None
-        return self.cash * len(self.rows) + self.remainder
+        return self.cash * self.ways + self.remainder
 
 
 def split(total: Decimal, ways: int) -> tuple[Decimal, Decimal]:
@@ -70,9 +78,10 @@ def _place_title(first: int, last: int) -> str:
     return _("Platz %(a)s–%(b)s") % {"a": first, "b": last}
 
 
-def _groups(rows: list[StandingRow]) -> list[tuple[int, int, list[StandingRow]]]:
-    """Placed rows grouped by shared place: ``(first place, last place, rows)``."""
-    groups: list[tuple[int, int, list[StandingRow]]] = []
+def _groups(rows: list) -> list[tuple[int, int, list]]:
+    """Placed rows (players' or pairs') grouped by shared place: ``(first place, last
+    place, rows)``."""
+    groups: list[tuple[int, int, list]] = []
     for row in rows:
         if row.rank is None:
             continue
@@ -95,13 +104,23 @@ def prize_list(tournament: Tournament, public: bool = True) -> list[Award]:
     lines from the top (cash and things of the places, then the prize-table picks), then
     the best of each category, then the last place.
 
-    ``public``: names only with consent (:func:`scoring.selectors.standings`).  A line
+    In a pairs event the place lines, the prize table and the last place go to pairs
+    (:func:`scoring.selectors.pair_standings`), cash split per pair; the best of a category
+    is a player.  ``public``: names only with consent (:func:`scoring.selectors.standings`).  A line
     with nobody (fewer players than prize places, an empty category) is left out.  Costs
     the standings' queries plus one for the prizes and one per category prize."""
     prizes = list(tournament.prizes.select_related("category"))
     if not prizes:
         return []
     rows = selectors.standings(tournament, public=public)
+    # in a pairs event places, the prize table and the last place go to pairs
+    # (:func:`scoring.selectors.pair_standings`); a category's best is still a player
+    pairs = tournament.event_type == Tournament.EventType.PAIRS
+    placed_rows = selectors.pair_standings(tournament, public=public) if pairs else rows
+
+    def people(group: list) -> list[StandingRow]:
+        return [m for pair in group for m in pair.members] if pairs else group
+
     cash: dict[int, list[Decimal | None]] = {}
     items: dict[int, list[str]] = {}
     picks: set[int] = set()
@@ -119,7 +138,7 @@ def prize_list(tournament: Tournament, public: bool = True) -> list[Award]:
     # the better place picks first; picks count on across all prize-table lines
     order = {place: i for i, place in enumerate(sorted(picks), start=1)}
     awards: list[Award] = []
-    for first, last, group in _groups(rows):
+    for first, last, group in _groups(placed_rows):
         places = range(first, last + 1)
         if not any(p in cash or p in picks for p in places):
             continue
@@ -128,7 +147,9 @@ def prize_list(tournament: Tournament, public: bool = True) -> list[Award]:
             Award(
                 title=_place_title(first, last),
                 places=(first, last),
-                rows=group,
+                rows=people(group),
+                per_pair=pairs,
+                ways=len(group),
                 cash=each,
                 remainder=rest,
                 items=[i for p in places for i in items.get(p, [])],
@@ -142,21 +163,26 @@ def prize_list(tournament: Tournament, public: bool = True) -> list[Award]:
             ranked = selectors.category_rows(rows, members, tournament.tie_break)
             winners = [r for r in ranked if r.rank == 1]
             title = _("Beste(r) %(category)s") % {"category": prize.category.name}
+            ways, by_pair = len(winners), False
         elif prize.kind == Prize.Kind.LAST:
-            placed = [r for r in rows if r.rank is not None]
-            winners = [r for r in placed if r.rank == placed[-1].rank] if placed else []
+            placed = [r for r in placed_rows if r.rank is not None]
+            last_group = [r for r in placed if r.rank == placed[-1].rank] if placed else []
+            winners = people(last_group)
+            ways, by_pair = len(last_group), pairs
             title = _("Letzter Platz (rote Laterne)")
         else:
             continue
         if not winners:
             continue
-        each, rest = _cash([prize.cash], len(winners))
-        place = winners[0].rank or 0
+        each, rest = _cash([prize.cash], ways)
+        place = (last_group[0].rank if by_pair else winners[0].rank) or 0
         awards.append(
             Award(
                 title=title,
-                places=(place, place + len(winners) - 1),
+                places=(place, place + ways - 1),
                 rows=winners,
+                per_pair=by_pair,
+                ways=ways,
                 cash=each,
                 remainder=rest,
                 items=[prize.description] if prize.description else [],

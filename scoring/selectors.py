@@ -583,8 +583,8 @@ class PairRow:
     ``total`` are the pair's points (each partner carries the team's score, so they are
     either partner's); ``won``/``lost`` count the pair's games won and lost as declaring
     side; ``fee`` is both partners' lost-game fees together (``None`` without a fee);
-    ``rank`` is shared on equal points (FIELD-NOTES: no tie-break), ``None`` for a pair
-    ranked without a prize place."""
+    ``rank`` is shared on equal points unless the tournament's tie-break separates them,
+    ``None`` for a pair ranked without a prize place."""
 
     rank: int | None
     pair: int
@@ -621,7 +621,9 @@ def pair_standings(
     are its partners' (the higher, should they ever differ, e.g. after a partner was seated
     elsewhere by a swap).  A pair is left out when the standings leave out both partners,
     and ranked without a prize place when either partner is.  Registrations without a pair
-    are not listed.  Ordered by points, then pair number; equal points share a place."""
+    are not listed.  Ordered by points, then (overall) the tournament's ``tie_break`` on
+    the pair's rounds and lost games (:func:`tie_key`), then pair number; pairs equal on
+    all of these share a place."""
     by_pair: dict[int, list[StandingRow]] = defaultdict(list)
     pair_of = dict(
         Registration.objects.filter(tournament=tournament, pair__isnull=False).values_list(
@@ -657,10 +659,13 @@ def pair_standings(
                 missed=missed,
             )
         )
-    rows.sort(key=lambda r: (-r.total, r.pair))
+    # the overall standings follow the tournament's tie-break, as the players' do
+    tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
+    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), r.pair))
     place, previous = 0, None
     for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
-        if previous is None or row.total != previous:
+        key = (row.total, *tie_key(row, tie_break))
+        if previous is None or key != previous:
             place = ranked
-        row.rank, previous = place, row.total
+        row.rank, previous = place, key
     return rows

@@ -13,6 +13,8 @@ Decisions (documented in the README, "Series over several evenings"):
   "läuft noch" and gives nobody points yet, so the series standings are provisional.
 - "All evenings" eligibility means all *finished* evenings, so mid-season the page shows
   the standings so far.
+- A pairs evening places pairs, as its pair standings do: both partners get their pair's
+  place (and its placement points); a player without a pair gets no place there.
 - Players below the eligibility are **listed without a place** below the ranked ones
   ("zu wenige Abende"), so a player sees what is missing.
 - A player's name appears only if they consented at every evening they played; otherwise
@@ -116,6 +118,19 @@ def _places(keys: dict[int, tuple]) -> dict[int, int]:
     return places
 
 
+def _pair_places(keys: dict[int, tuple], pair_of: dict[int, int]) -> dict[int, int]:
+    """Places of a pairs evening, as its pair standings give them
+    (:func:`scoring.selectors.pair_standings`): pairs are placed among pairs (by the key of
+    the first partner: both carry the team's score) and both partners get the pair's
+    place; a registration without a pair gets none."""
+    by_pair: dict[int, tuple] = {}
+    for reg, key in sorted(keys.items()):
+        if reg in pair_of:
+            by_pair.setdefault(pair_of[reg], key)
+    pair_places = _places(by_pair)
+    return {reg: pair_places[pair_of[reg]] for reg in keys if pair_of.get(reg) in pair_places}
+
+
 def series_standings(series: Series, public: bool = True) -> SeriesStandings:
     """The standings of ``series`` under its rule (:class:`tournament.models.Series`):
     each finished evening gives a player their point total (``counting="points"``) or the
@@ -167,6 +182,7 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
         "player__first_name",
         "player__last_name",
         "player__club",
+        "pair",
     )
 
     # evening totals and places, as the tournament's own standings count them
@@ -174,7 +190,10 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
     placed: dict[int, dict[int, tuple]] = defaultdict(dict)  # tournament -> reg -> key
     people: dict[int, dict] = {}
     entries: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)  # player -> t -> reg
-    for reg, t_id, player, number, first, last, consent, fn, ln, club in registrations:
+    pair_of: dict[int, int] = {}  # registration -> pair number (pairs events)
+    for reg, t_id, player, number, first, last, consent, fn, ln, club, pair in registrations:
+        if pair is not None:
+            pair_of[reg] = pair
         tournament = finished[t_id].tournament
         rounds = per_round.get(reg, {})
         missed = any(
@@ -194,7 +213,12 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
         )
         person["consent"] = person["consent"] and consent
         entries[player][t_id] = (reg, number)
-    places = {t_id: _places(regs) for t_id, regs in placed.items()}
+    places = {
+        t_id: _pair_places(regs, pair_of)
+        if finished[t_id].tournament.event_type == Tournament.EventType.PAIRS
+        else _places(regs)
+        for t_id, regs in placed.items()
+    }
 
     table = series.placement_table
     required = series.min_evenings or len(finished)

@@ -9,6 +9,7 @@ so the rules engine, the optimistic version check and the history are the clerk'
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.db import IntegrityError, transaction
@@ -81,11 +82,13 @@ def resolve(token: str) -> TableLink:
     loaded.  Raises :class:`LinkRefused` for an unknown or revoked token, a tournament
     without table entry (or one that enters round totals only), and a round that has not
     started or is closed."""
-    link = (
-        TableLink.objects.select_related("table__round__tournament")
-        .filter(token=token[:64])
-        .first()
-    )
+    # only URL-safe characters can be a token; anything else (a NUL, which PostgreSQL
+    # refuses in text) is unknown without asking the database
+    link = None
+    if re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token):
+        link = (
+            TableLink.objects.select_related("table__round__tournament").filter(token=token).first()
+        )
     if link is None or not secrets.compare_digest(link.token, token):
         raise LinkRefused(
             "unknown", _("Diesen Tisch-Link gibt es nicht. Bitte den QR-Code am Tisch neu scannen.")

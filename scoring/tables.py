@@ -186,7 +186,7 @@ class PairStandingsTable(tables.Table):
             extra.append(
                 ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs=_cells("num c-fee")))
             )
-        marked = tournament.confirmation_required and tournament.mark_unconfirmed
+        marked = tournament.marks_provisional
         if marked:
             extra.append(
                 (

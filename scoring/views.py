@@ -67,7 +67,11 @@ def category_param(tournament: Tournament, request: HttpRequest) -> Category | N
     value = request.GET.get("kategorie", "")
     if not value:
         return None
-    found = tournament.categories.filter(slug=value).first()
+    # a short name is a slug: anything else (a NUL, say, which PostgreSQL refuses in
+    # text) cannot name a category and is not sent to the database
+    found = None
+    if re.fullmatch(r"[-a-zA-Z0-9_]{1,60}", value):
+        found = tournament.categories.filter(slug=value).first()
     if found is None and value.isascii() and value.isdigit() and len(value) < 10:
         found = tournament.categories.filter(pk=int(value)).first()
     if found is None:

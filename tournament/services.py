@@ -676,7 +676,8 @@ def search_players(text: str, limit: int = SEARCH_LIMIT) -> list[Player]:
     does not matter; at least 2 characters, else ``[]``), for the registration
     type-ahead; each with ``tournaments`` (how many tournaments they entered, the busiest
     first) so the door sees who is a regular.  One query."""
-    text = " ".join(text.split())[:100]
+    # a NUL cannot be in a name (forms refuse it) and PostgreSQL refuses it in a query
+    text = " ".join(text.replace("\x00", "").split())[:100]
     if len(text) < 2:
         return []
     first, _sep, rest = text.partition(" ")

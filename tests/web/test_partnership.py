@@ -331,3 +331,40 @@ def test_a_swap_that_would_split_pairs_is_refused():
         services.swap_players(round_, regs[1], regs[3])
     services.swap_players(round_, regs[1], regs[2])  # partners may change places
     assert partners(seating(round_)) == {(1, 2), (3, 4), (5, 6), (7, 8)}
+
+
+def test_pair_standings_follow_the_tie_break(monkeypatch):
+    """Pairs on equal points are placed by the tournament's tie-break, as players are: the
+    best single round first, then fewer lost games; equal on all of these, they share."""
+    tournament = partnership_tournament(8, Tournament.EventType.PAIRS)
+    # pair: (round 1, round 2, games lost) — every pair 400 points
+    per_pair = {1: (200, 200, 0), 2: (300, 100, 2), 3: (100, 300, 1), 4: (300, 100, 2)}
+    pair_of = dict(tournament.registrations.values_list("start_number", "pair"))
+    regs = dict(tournament.registrations.values_list("start_number", "pk"))
+
+    def fake_standings(t, round_number=None, public=True):
+        return [
+            selectors.StandingRow(
+                rank=0,
+                start_number=number,
+                name=f"V{number}",
+                club="",
+                rounds=list(per_pair[pair_of[number]][:2]),
+                total=400,
+                won=0,
+                lost=per_pair[pair_of[number]][2],
+                fee=None,
+                registration_id=regs[number],
+            )
+            for number in sorted(regs)
+        ]
+
+    monkeypatch.setattr(selectors, "standings", fake_standings)
+    shared = [(r.pair, r.rank) for r in selectors.pair_standings(tournament)]
+    assert shared == [(1, 1), (2, 1), (3, 1), (4, 1)]
+    Tournament.objects.filter(pk=tournament.pk).update(tie_break=Tournament.TieBreak.BEST_ROUND)
+    tournament.refresh_from_db()
+    ranked = [(r.pair, r.rank) for r in selectors.pair_standings(tournament)]
+    assert ranked == [(3, 1), (2, 2), (4, 2), (1, 4)]
+    # one round's standings always share
+    assert {r.rank for r in selectors.pair_standings(tournament, 1)} == {1}

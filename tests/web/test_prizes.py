@@ -212,3 +212,44 @@ def test_prize_giving_pdf_is_the_directors_with_every_name(client, director):
     assert "Nach3" in text and "Nach6" in text
     assert "je 50,00 €" in text and "Rote Laterne" in text
     assert "200,00 €" in text  # the cash in all
+
+
+def test_a_pairs_event_gives_place_prizes_to_pairs():
+    """In a pairs event the places are the pairs': the 2nd pair wins "Platz 2" (not a
+    shared 1st place per partner), cash is per pair, the last place is the last pair."""
+    from datetime import date
+
+    from scoring.models import RoundTotal
+    from tournament.models import Player, Round
+
+    tournament = services.create_tournament(
+        name="Paarabend",
+        date=date(2026, 1, 10),
+        rounds=1,
+        entry_mode=Tournament.EntryMode.TOTALS,
+        preset="partnership-250",
+        four_table_mode=Tournament.FourTableMode.KREUZ,
+        event_type=Tournament.EventType.PAIRS,
+    )
+    round_ = tournament.round_set.get()
+    for i, points in enumerate((300, 300, 200, 200, 100, 100), start=1):
+        player = Player.objects.create(first_name=f"V{i}", last_name=f"N{i}")
+        reg = services.register(tournament, player, consent_public=True)
+        RoundTotal.objects.create(round=round_, registration=reg, points=points)
+    for first in (1, 3, 5):
+        services.form_pair(tournament, first, first + 1)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.PLACE, place=1, cash=Decimal(100))
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.PLACE, place=2, cash=Decimal(50))
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.LAST, description="Laterne")
+    awards = prize_list(tournament)
+    lines = [
+        (a.title, sorted(r.start_number for r in a.rows), a.cash, a.shared, a.per_pair)
+        for a in awards
+    ]
+    assert lines == [
+        ("Platz 1", [1, 2], Decimal(100), False, True),
+        ("Platz 2", [3, 4], Decimal(50), False, True),
+        ("Letzter Platz (rote Laterne)", [5, 6], None, False, True),
+    ]
+    assert awards[0].cash_total == Decimal(100)

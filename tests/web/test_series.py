@@ -250,6 +250,37 @@ def test_evening_places_follow_the_evenings_tie_break(players):
     assert got == {"Carl": (1, 10), "Bert": (2, 6), "Anna": (3, 3), "Dora": (4, 1)}
 
 
+def test_a_pairs_evening_places_pairs(players):
+    """At a pairs evening both partners carry the team's score; the series gives them
+    their pair's place (1st and 2nd pair), not a shared place per player (1, 1, 3, 3)."""
+    tournament = tournament_services.create_tournament(
+        name="Paarabend",
+        date=date(2026, 1, 10),
+        rounds=1,
+        entry_mode=Tournament.EntryMode.TOTALS,
+        preset="partnership-250",
+        four_table_mode=Tournament.FourTableMode.KREUZ,
+        event_type=Tournament.EventType.PAIRS,
+    )
+    round_ = tournament.round_set.get()
+    for player, points in zip(players, (300, 300, 200, 200), strict=True):
+        reg = tournament_services.register(tournament, player, consent_public=True)
+        RoundTotal.objects.create(round=round_, registration=reg, points=points)
+    tournament_services.form_pair(tournament, 1, 2)
+    tournament_services.form_pair(tournament, 3, 4)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
+    series = save_series(
+        name="S",
+        season="1",
+        tournaments=[tournament],
+        counting=Series.Counting.PLACEMENT,
+        placement_points="10,6,3,1",
+    )
+    assert [r.rank for r in selectors.pair_standings(tournament)] == [1, 2]
+    got = {r.name.split()[0]: (r.evenings[0].place, r.total) for r in series_standings(series).rows}
+    assert got == {"Anna": (1, 10), "Bert": (1, 10), "Carl": (2, 6), "Dora": (2, 6)}
+
+
 def test_series_standings_queries_are_constant(players):
     def build(evenings: int, per_evening: int):
         people = [
