@@ -92,7 +92,15 @@ APPS = ("tournament", "scoring")
 #: Models of :data:`APPS` deliberately left out of the export, by label, with the reason.
 #: A model that is neither exported nor listed here makes :func:`uncovered_models` (and
 #: its test) fail.
-EXCLUDED: dict[str, str] = {}
+_SERIES_REASON = (
+    "a series spans several tournaments, and the export carries one; after importing the "
+    "evenings the director attaches them to a series again (/serie/neu/)"
+)
+EXCLUDED: dict[str, str] = {
+    "tournament.Series": _SERIES_REASON,
+    "tournament.Series_tournaments": _SERIES_REASON,
+    "tournament.HistoricalSeries": _SERIES_REASON,
+}
 
 
 class TransferError(Exception):
