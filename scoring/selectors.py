@@ -272,19 +272,20 @@ def tie_break_note(tournament: Tournament) -> str:
     return _("Gleiche Punktzahl, gleicher Platz.")
 
 
-def assign_places(rows: list[StandingRow], tie_break: str) -> list[StandingRow]:
+def assign_places(rows: list, tie_break: str, order=lambda row: row.start_number) -> list:
     """Order ``rows`` by points and give them their places, in place; returns ``rows``.
 
-    Works only on the rows' ``total``, ``rounds``, ``lost`` and ``rank``, so it ranks a
-    category's rows again on their own (:func:`category_rows`).  A row whose ``rank`` is
+    Works only on the rows' ``total``, ``rounds``, ``lost`` and ``rank`` (a
+    :class:`StandingRow` or a :class:`PairRow`), so it ranks a category's rows again on
+    their own (:func:`category_rows`) and the pairs of a pairs event.  A row whose ``rank`` is
     ``None`` (ranked without a prize place) keeps ``None`` and is not counted; every other
     row gets ``1 + the number of placed rows ahead of it``.  Equal points share a place
     (FIELD-NOTES: ties share, the clubs' custom) unless ``tie_break`` is ``best-round``:
     then the best single round decides, then fewer lost games, and only rows equal on all
     three share (the next place is skipped: 1, 2, 2, 4).  Within a shared place rows are
-    listed by start number.
+    listed by ``order`` (start number; pairs pass their pair number).
     """
-    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), r.start_number))
+    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), order(r)))
     place, previous = 0, None
     for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
         key = (row.total, *tie_key(row, tie_break))
@@ -661,11 +662,4 @@ def pair_standings(
         )
     # the overall standings follow the tournament's tie-break, as the players' do
     tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
-    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), r.pair))
-    place, previous = 0, None
-    for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
-        key = (row.total, *tie_key(row, tie_break))
-        if previous is None or key != previous:
-            place = ranked
-        row.rank, previous = place, key
-    return rows
+    return assign_places(rows, tie_break, order=lambda row: row.pair)

@@ -19,6 +19,44 @@ def _cells(classes: str) -> dict:
     return {"th": {"class": classes}, "td": {"class": classes}}
 
 
+def _numbers_and_columns(
+    tournament: Tournament, round_number: int | None
+) -> tuple[list[int], list[tuple[str, tables.Column]]]:
+    """The round numbers shown (all, or ``round_number``) and the columns a standings
+    table adds to its fixed ones: one per round (``r1`` …), the lost-game fee when the
+    tournament charges one, and the unconfirmed entries when it marks them."""
+    numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
+    extra = [
+        (
+            f"r{n}",
+            tables.Column(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
+        )
+        for n in numbers
+    ]
+    if tournament.lost_game_fee is not None:
+        extra.append(("fee", tables.Column(verbose_name=_("Gebühr €"), attrs=_cells("num c-fee"))))
+    if tournament.marks_provisional:
+        extra.append(
+            (
+                "provisional",
+                tables.Column(
+                    verbose_name=_("unbestätigt"), attrs=_cells("num provisional c-provisional")
+                ),
+            )
+        )
+    return numbers, extra
+
+
+def _tail(tournament: Tournament, numbers: list[int]) -> list[str]:
+    """The column order after the names: rounds, total, games, fee, unconfirmed."""
+    sequence = [*[f"r{n}" for n in numbers], "total", "won", "lost"]
+    if tournament.lost_game_fee is not None:
+        sequence.append("fee")
+    if tournament.marks_provisional:
+        sequence.append("provisional")
+    return sequence
+
+
 class StandingsTable(tables.Table):
     """Standings: place, start number, name, club, points per round, total, games won and
     lost as declarer, the lost-game fee when the tournament charges one, and the number of
@@ -80,31 +118,8 @@ class StandingsTable(tables.Table):
     ) -> StandingsTable:
         """A table for ``rows`` with one column per round shown (all, or ``round_number``)
         and a fee column when the tournament charges a lost-game fee."""
-        numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
-        extra = []
+        numbers, extra = _numbers_and_columns(tournament, round_number)
         data = []
-        for n in numbers:
-            extra.append(
-                (
-                    f"r{n}",
-                    tables.Column(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
-                )
-            )
-        if tournament.lost_game_fee is not None:
-            extra.append(
-                ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs=_cells("num c-fee")))
-            )
-        marked = tournament.marks_provisional
-        if marked:
-            extra.append(
-                (
-                    "provisional",
-                    tables.Column(
-                        verbose_name=_("unbestätigt"),
-                        attrs=_cells("num provisional c-provisional"),
-                    ),
-                )
-            )
         for row in rows:
             item = {
                 "rank": "–" if row.rank is None else row.rank,
@@ -121,21 +136,7 @@ class StandingsTable(tables.Table):
             for n, points in zip(numbers, row.round_cells, strict=True):
                 item[f"r{n}"] = "" if points is None else points
             data.append(item)
-        sequence = [
-            "rank",
-            "start_number",
-            "name",
-            "club",
-            *[f"r{n}" for n in numbers],
-            "total",
-            "won",
-            "lost",
-        ]
-        if tournament.lost_game_fee is not None:
-            sequence.append("fee")
-        if marked:
-            sequence.append("provisional")
-        sequence.append("note")
+        sequence = ["rank", "start_number", "name", "club", *_tail(tournament, numbers), "note"]
         exclude = () if any(row.note for row in rows) else ("note",)
         return cls(data, extra_columns=extra, sequence=sequence, exclude=exclude)
 
@@ -174,29 +175,7 @@ class PairStandingsTable(tables.Table):
         cls, rows: list[PairRow], tournament: Tournament, round_number: int | None
     ) -> PairStandingsTable:
         """A table for pair ``rows``, columns as :meth:`StandingsTable.for_tournament`."""
-        numbers = [round_number] if round_number else list(range(1, tournament.rounds + 1))
-        extra = [
-            (
-                f"r{n}",
-                tables.Column(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
-            )
-            for n in numbers
-        ]
-        if tournament.lost_game_fee is not None:
-            extra.append(
-                ("fee", tables.Column(verbose_name=_("Gebühr €"), attrs=_cells("num c-fee")))
-            )
-        marked = tournament.marks_provisional
-        if marked:
-            extra.append(
-                (
-                    "provisional",
-                    tables.Column(
-                        verbose_name=_("unbestätigt"),
-                        attrs=_cells("num provisional c-provisional"),
-                    ),
-                )
-            )
+        numbers, extra = _numbers_and_columns(tournament, round_number)
         data = []
         for row in rows:
             clubs = list(dict.fromkeys(m.club for m in row.members if m.club))
@@ -215,21 +194,7 @@ class PairStandingsTable(tables.Table):
             for n, points in zip(numbers, row.round_cells, strict=True):
                 item[f"r{n}"] = "" if points is None else points
             data.append(item)
-        sequence = [
-            "rank",
-            "pair",
-            "start_numbers",
-            "name",
-            "club",
-            *[f"r{n}" for n in numbers],
-            "total",
-            "won",
-            "lost",
-        ]
-        if tournament.lost_game_fee is not None:
-            sequence.append("fee")
-        if marked:
-            sequence.append("provisional")
+        sequence = ["rank", "pair", "start_numbers", "name", "club", *_tail(tournament, numbers)]
         return cls(data, extra_columns=extra, sequence=sequence)
 
 
