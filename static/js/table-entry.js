@@ -84,7 +84,16 @@
           }).join(" ");
         }
         return answer.status || "network";
-      }, function () { return "network"; });
+      }, function () {
+        // no JSON: a proxy or a server that is restarting means "try again later";
+        // anything else (a 403 after the CSRF cookie changed, a 500) would fail again
+        // on every retry, so the hand is shown as not accepted, with the reason
+        if (response.status === 502 || response.status === 503 || response.status === 504) {
+          return "network";
+        }
+        item.message = (root.dataset.refused || "HTTP {code}").replace("{code}", response.status);
+        return "refused";
+      });
     }, function () { return "network"; });
   }
 

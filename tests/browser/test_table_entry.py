@@ -122,3 +122,41 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     for name, total in totals.items():
         assert name in text and str(total) in text.replace(".", "")
     assert "unbestätigt" not in standings.locator("#standings tbody").inner_text()
+
+
+def test_a_refused_send_is_shown_not_retried_forever(transactional_db, live_server, browser):
+    """A queued hand whose send gets an answer that is not JSON and not a gateway error
+    (here a 403 page) is marked as not accepted, with the reason, instead of being sent
+    again and again as if the Wi-Fi were down."""
+    tournament = make_tournament(players=3, consent=lambda i: True, games_per_round=3)
+    tournament.table_entry = "opponent"
+    tournament.save()
+    table = tournament.round_set.get(number=1).tables.get()
+    link = links.live_link(table)
+    url = f"{live_server.url}/t/{link.token}/"
+    hands = hands_for(tournament, table, 1)
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(url)
+    context.set_offline(True)
+    fill_hand(page, hands[0][2])
+    page.click("button.primary.big")
+    page.wait_for_selector("#pending li.unsent")
+    posts = []
+
+    def refuse(route):
+        posts.append(route.request.url)
+        route.fulfill(status=403, content_type="text/html", body="<h1>403</h1>")
+
+    page.route(
+        f"**/t/{link.token}/",
+        lambda route: refuse(route) if route.request.method == "POST" else route.continue_(),
+    )
+    context.set_offline(False)
+    page.wait_for_function("document.querySelector('#pending li.unsent') === null")
+    text = page.locator("#pending").inner_text()
+    assert "403" in text and "nicht angenommen" in text
+    assert Hand.objects.count() == 0
+    page.wait_for_timeout(1500)
+    assert len(posts) == 1
