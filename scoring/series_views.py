@@ -62,6 +62,8 @@ def series_rows_html(standings: SeriesStandings) -> str:
             f'{"".join(cells)}<td class="num">{row.played}</td>'
             f'<td class="num total c-total">{row.total}</td></tr>'
         )
+    # typed text (name, club) and the translated labels go through escape() above; the
+    # rest are ints and fixed markup (tests/security/test_fast_rows.py)
     return mark_safe("\n".join(out))  # noqa: S308 - built from escaped text and numbers
 
 

@@ -1,0 +1,83 @@
+"""The three places that build table rows in Python and mark them safe (the standings body,
+the pair names, the series rows) escape every typed text: hostile names and clubs come out
+as text, never as markup."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from scoring.models import RoundTotal
+from tournament import services
+from tournament.models import Player, Round, Tournament
+from tournament.series import save_series
+
+pytestmark = pytest.mark.django_db
+
+HOSTILE = [
+    ("Ma\"ier'", "<script>alert(1)</script>"),
+    ("Cr\rLf\nFf\f", "url(file:///etc/passwd)"),
+    ("</td><td>x", "<img src=x onerror=alert(1)>"),
+    ("Eve", '"><style>@import url(file:///etc/passwd)</style>'),
+]
+
+
+def evening(day: int, pairs: bool = False) -> Tournament:
+    extra = (
+        {
+            "preset": "partnership-250",
+            "four_table_mode": Tournament.FourTableMode.KREUZ,
+            "event_type": Tournament.EventType.PAIRS,
+        }
+        if pairs
+        else {}
+    )
+    tournament = services.create_tournament(
+        name=f"Abend {day}",
+        date=date(2026, 2, day),
+        rounds=1,
+        entry_mode=Tournament.EntryMode.TOTALS,
+        **extra,
+    )
+    round_ = tournament.round_set.get()
+    for points, (first, club) in enumerate(HOSTILE, start=1):
+        player, _ = Player.objects.get_or_create(first_name=first, last_name="<b>N</b>", club=club)
+        reg = services.register(tournament, player, consent_public=True)
+        RoundTotal.objects.create(round=round_, registration=reg, points=points * 10)
+    if pairs:
+        services.form_pair(tournament, 1, 2)
+        services.form_pair(tournament, 3, 4)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
+    return tournament
+
+
+def assert_inert(page: str) -> None:
+    for first, club in HOSTILE:
+        for text in (first, club):
+            if any(c in text for c in "<>\"'"):
+                assert text not in page, text
+    assert "<script>" not in page and "<img" not in page and "<style>@import" not in page
+    assert "<b>N</b>" not in page and "&lt;b&gt;N&lt;/b&gt;" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_standings_body_escapes_hostile_names_and_clubs(client):
+    tournament = evening(1)
+    for path in (f"/turnier/{tournament.pk}/", f"/turnier/{tournament.pk}/rangliste/"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert_inert(response.content.decode())
+
+
+def test_pair_standings_escape_each_partner(client):
+    tournament = evening(2, pairs=True)
+    page = client.get(f"/turnier/{tournament.pk}/").content.decode()
+    assert "Paar" in page
+    assert_inert(page)
+
+
+def test_series_rows_escape_hostile_names_and_clubs(client):
+    series = save_series(name="Cup", season="2026", tournaments=[evening(3), evening(4)])
+    page = client.get(f"/serie/{series.pk}/").content.decode()
+    assert_inert(page)
