@@ -3,6 +3,7 @@ document, for the print templates.
 
 - :func:`score_sheets` — the "Spielliste" of every table of a round, blank or filled;
 - :func:`table_plan` — a round's seating by table and by player;
+- :func:`table_cards` — the card on each table: its number, seats and private entry link;
 - :func:`results_list` — the "Rangliste", overall or for one round (public names only, or
   every name in the director's prize-giving version);
 - the rules handout is built by :mod:`printing.handout`.
@@ -238,6 +239,76 @@ def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> l
             sheets[-1].link_address = address
             sheets[-1].link_qr = qr_data_uri(address)
     return sheets
+
+
+@dataclass
+class CardSeat:
+    """A seat on a table card: ``position`` (1-based), start number, and the name as
+    "Vorname Nachname", empty when the player did not consent to being named."""
+
+    position: int
+    start_number: int
+    name: str
+
+
+@dataclass
+class TableCard:
+    """The card that stands on one table for one round: the table number in large type,
+    who sits where, who deals first and, with table entry on, the table's private link as
+    a QR code and as text."""
+
+    number: int
+    seats: list[CardSeat]
+    first_dealer: int
+    link_address: str = ""
+    link_qr: str = ""
+
+
+def table_cards(round_: Round, link_base: str | None = None) -> list[TableCard]:
+    """One :class:`TableCard` per table of ``round_``, in table order.
+
+    The card stands on the table where everyone in the hall can read it, so it names only
+    players who consented (:func:`consents`), like the table plan; the others by start
+    number.  While the round is not closed and the tournament has table entry on, each card
+    carries its table's live link (created if missing, :func:`scoring.table_entry_services.
+    round_links`) with ``link_base`` (scheme and host) or ``PUBLIC_BASE_URL`` before the
+    path.  Queries: a fixed number, whatever the number of tables."""
+    tournament = round_.tournament
+    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(round=round_)
+        .select_related("registration__player")
+        .order_by("table_id", "position")
+    ):
+        seats_by_table[seat.table_id].append(seat)
+    live_links = {}
+    if tournament.table_entry and round_.status != Round.Status.CLOSED:
+        live_links = table_entry_services.round_links(round_)
+    cards = []
+    for table in round_.tables.order_by("number"):
+        seats = seats_by_table[table.pk]
+        card = TableCard(
+            number=table.number,
+            seats=[
+                CardSeat(
+                    position=s.position + 1,
+                    start_number=s.registration.start_number,
+                    name=(
+                        f"{isolate(s.registration.player.first_name)} "
+                        f"{isolate(s.registration.player.last_name)}"
+                        if consents(s.registration)
+                        else ""
+                    ),
+                )
+                for s in seats
+            ],
+            first_dealer=table.first_dealer + 1,
+        )
+        if table.pk in live_links:
+            card.link_address = _link_address(live_links[table.pk], link_base)
+            card.link_qr = qr_data_uri(card.link_address)
+        cards.append(card)
+    return cards
 
 
 def _link_address(link, link_base: str | None) -> str:

@@ -70,6 +70,22 @@ def table_plan_pdf(round_: Round) -> bytes:
     )
 
 
+def table_cards_pdf(round_: Round, link_base: str | None = None) -> bytes:
+    """The round's table cards, two per A4 page (cut along the dashed line): table number,
+    seats, first dealer and, with table entry on, the table's QR code
+    (:func:`printing.documents.table_cards`)."""
+    return render_pdf(
+        "printing/table_cards.html",
+        {
+            "tournament": round_.tournament,
+            "round": round_,
+            "cards": documents.table_cards(round_, link_base),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
+        },
+    )
+
+
 def results_pdf(
     tournament: Tournament,
     round_number: int | None = None,

@@ -15,6 +15,11 @@ urlpatterns = [
         views.table_plan,
         name="table_plan",
     ),
+    path(
+        "turnier/<int:pk>/druck/runde/<int:round_number>/tischkarten.pdf",
+        views.table_cards,
+        name="table_cards",
+    ),
     path("turnier/<int:pk>/druck/rangliste.pdf", views.results, name="results"),
     path("turnier/<int:pk>/druck/preise.pdf", views.prizes, name="prizes"),
     path("turnier/<int:pk>/druck/regeln.pdf", views.rules, name="rules"),

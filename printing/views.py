@@ -27,6 +27,7 @@ from .pdfs import (
     rules_pdf,
     score_sheets_pdf,
     series_results_pdf,
+    table_cards_pdf,
     table_plan_pdf,
 )
 
@@ -65,6 +66,18 @@ def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
     if not round_.tables.exists():
         raise Http404(_("Die Runde ist noch nicht ausgelost."))
     return _pdf(table_plan_pdf(round_), f"tischplan-runde-{round_number}.pdf")
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def table_cards(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
+    """Director: the round's table cards.  With table entry on they carry each table's
+    private link, which lets whoever holds it enter that table's hands: director only."""
+    round_ = _round(pk, round_number)
+    if not round_.tables.exists():
+        raise Http404(_("Die Runde ist noch nicht ausgelost."))
+    base = settings.PUBLIC_BASE_URL or request.build_absolute_uri("/")[:-1]
+    return _pdf(table_cards_pdf(round_, base), f"tischkarten-runde-{round_number}.pdf")
 
 
 PRIZE_GIVING = "siegerehrung"

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import services as tournament_services
 from tournament.models import Round, Table, Tournament
 from tournament.services import lock_round
 
@@ -65,6 +66,34 @@ def round_links(round_: Round, user=None) -> dict[int, TableLink]:
         if table.pk not in links:
             links[table.pk] = live_link(table, user)
     return links
+
+
+def start_round(round_: Round, user=None) -> dict[int, TableLink]:
+    """Start ``round_`` (:func:`tournament.services.start_round`) and, when the tournament
+    has table entry on, issue the live link of every table in the same transaction, so the
+    QR codes exist from the first minute of the round (issue 13: "when the director starts
+    a round, each table gets an unguessable token").  Tables that already have a live link
+    (printed on the blank sheets after the draw) keep it.
+
+    Returns table id → live link (empty without table entry).  Raises ``ValidationError``
+    as the tournament service does (not drawn, already running, previous round open).
+    Queries: a fixed number (one bulk insert), whatever the number of tables."""
+    with transaction.atomic():
+        tournament_services.start_round(round_)
+        if not round_.tournament.table_entry:
+            return {}
+        live = {
+            link.table_id: link
+            for link in TableLink.objects.filter(table__round=round_, revoked_at__isnull=True)
+        }
+        missing = [
+            TableLink(table_id=table_id, token=new_token(), created_by=user)
+            for table_id in round_.tables.values_list("pk", flat=True)
+            if table_id not in live
+        ]
+        for link in TableLink.objects.bulk_create(missing):
+            live[link.table_id] = link
+        return live
 
 
 def renew_link(table: Table, user=None) -> TableLink:

@@ -29,7 +29,7 @@ from tournament import services as tournament_services
 from tournament.backup import last_automatic_backup
 from tournament.models import Category, Round, Series, Table, Tournament
 
-from . import exports, qr, selectors, services
+from . import exports, qr, selectors, services, table_entry_services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .params import BadNumber, parse_number
@@ -372,12 +372,13 @@ def _require_clerk_of(request: HttpRequest, tournament: Tournament) -> None:
         )
 
 
-def _hand_form(table: Table, data=None, initial=None, seats=None) -> HandForm:
+def _hand_form(table: Table, data=None, initial=None, seats=None, touch=False) -> HandForm:
     return HandForm(
         data,
         initial=initial,
         seats=seats if seats is not None else services.table_seats(table),
         ruleset=table.round.tournament.ruleset,
+        touch=touch,
     )
 
 
@@ -860,7 +861,7 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
                 % {"n": round_.number, "seed": round_.seed, "r": plan.repeats},
             )
         elif action == "starten":
-            tournament_services.start_round(round_)
+            table_entry_services.start_round(round_, request.user)
             messages.success(request, _("Runde %(n)s läuft.") % {"n": round_.number})
         else:
             services.close_round(round_, reason=reason)
