@@ -56,7 +56,9 @@ class HandForm(forms.Form):
         required=False, min_value=1, max_value=MAX_POINTS, widget=forms.HiddenInput
     )
 
-    def __init__(self, *args, seats: list[Seat], ruleset: Ruleset, **kwargs):
+    def __init__(self, *args, seats: list[Seat], ruleset: Ruleset, touch: bool = False, **kwargs):
+        """``touch=True`` (the table's phone page): the trump is a row of buttons, one tap
+        instead of opening a list and picking from it."""
         super().__init__(*args, **kwargs)
         self.seats = seats
         players = [
@@ -79,7 +81,10 @@ class HandForm(forms.Form):
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": ruleset.bid_step}),
         )
         self.fields["trump"] = forms.ChoiceField(
-            label=_("Trumpf"), choices=[("", "—"), *Hand.Trump.choices], required=False
+            label=_("Trumpf"),
+            choices=[("", "—"), *Hand.Trump.choices],
+            required=False,
+            widget=forms.RadioSelect if touch else forms.Select,
         )
         self.fields["outcome"] = forms.ChoiceField(
             label=_("Ausgang"),

@@ -215,13 +215,13 @@ def table_page(request: HttpRequest, link) -> HttpResponse:
     else:
         n = _next_number(table)
         initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
-    form = _hand_form(table, initial=initial, seats=seats)
+    form = _hand_form(table, initial=initial, seats=seats, touch=True)
     return render(request, "scoring/table_link.html", _page_context(request, link, form))
 
 
 def _save(request: HttpRequest, link, seats) -> HttpResponse:
     table = link.table
-    form = _hand_form(table, request.POST, seats=seats)
+    form = _hand_form(table, request.POST, seats=seats, touch=True)
     as_json = _wants_json(request)
     device = links.device_id(request.session)
     if not form.is_valid():
@@ -301,7 +301,9 @@ def _conflict(request, link, form, current: Hand, as_json: bool) -> HttpResponse
         "declarer": form.cleaned_data.get("declarer"),
         "outcome": form.cleaned_data.get("outcome"),
     }
-    stored = _hand_form(link.table, initial=HandForm.initial_from(current), seats=form.seats)
+    stored = _hand_form(
+        link.table, initial=HandForm.initial_from(current), seats=form.seats, touch=True
+    )
     messages.error(request, message)
     return render(
         request,
@@ -317,7 +319,7 @@ def validate(request: HttpRequest, link) -> HttpResponse:
     """htmx: the engine's verdict on the form as typed (errors by field, score preview);
     writes nothing."""
     table = link.table
-    form = _hand_form(table, request.POST)
+    form = _hand_form(table, request.POST, touch=True)
     context = _page_context(request, link, form, _evaluate_form(table, form))
     context["oob"] = True
     return render(request, "scoring/_preview.html", context)

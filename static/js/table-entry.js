@@ -136,7 +136,8 @@
     form.querySelectorAll("input[type='number'], input[inputmode='numeric']").forEach(function (i) { i.value = ""; });
     ["declarer", "trump", "won", "penalty_type", "penalty_seat"].forEach(function (n) {
       var s = form.querySelector("[name='" + n + "']");
-      if (s) s.selectedIndex = 0;
+      if (s && s.type === "radio") s.checked = true; // the first button, "—"
+      else if (s) s.selectedIndex = 0;
     });
     var version = form.querySelector("[name='version']");
     if (version) version.value = "";
