@@ -14,8 +14,9 @@ Run: ``python -m bench.table_entry_load [--tables 100] [--phones 300] [--duratio
 3. Each **table** thread opens its link once (session and CSRF cookies), then every
    ``--interval`` seconds (start times spread over the first interval) posts its next hand
    to ``/t/<token>/`` with ``Accept: application/json`` — as the phone's script does — and
-   counts only ``{"status": "saved"}`` as success; every third hand an opponent's session
-   of the same table taps "stimmt".  Each **phone** thread polls the standings fragment
+   counts only ``{"status": "saved"}`` as success (a 422 that only asks "Ja, wirklich" for
+   a rare meld is answered as a player would: the hand is sent again with it ticked);
+   every third hand an opponent's session of the same table taps "stimmt".  Each **phone** thread polls the standings fragment
    every 10 s with its ETag (200 and 304 are successes).
 4. Afterwards the database is checked: the hands stored equal the "saved" answers, no game
    number twice at a table, each hand saved exactly once (one history record per version
@@ -129,6 +130,7 @@ class Stats:
         self.errors: dict[str, list[str]] = {}
         self.saved = 0
         self.confirmed = 0
+        self.rare_asked = 0
 
     def record(self, kind: str, seconds: float, error: str | None = None) -> None:
         with self.lock:
@@ -165,21 +167,12 @@ def table_loop(base, table, interval, stop_at, stats: Stats, delay: float) -> No
             return
         started = time.time()
         form = {**data, "csrfmiddlewaretoken": scorer.cookies.get("csrftoken", "")}
-        result = _timed(
-            stats,
-            "hand POST",
-            lambda form=form: scorer.request(
-                page,
-                form,
-                {"Accept": "application/json", "X-CSRFToken": scorer.cookies.get("csrftoken", "")},
-            ),
-            lambda r: (
-                None
-                if r[0] == 200 and json.loads(r[2]).get("status") == "saved"
-                else f"status {r[0]} {r[2][:200]}"
-            ),
-        )
-        if result is not None:
+        result = _post_hand(stats, scorer, page, form, "hand POST")
+        if result is not None and result[0] == 422:
+            # a rare meld total: the phone asks "Ja, wirklich?" and the player ticks it
+            # (the engine dealt that meld, so it is real) and sends the hand again
+            result = _post_hand(stats, scorer, page, {**form, "confirm_rare": "on"}, "hand POST")
+        if result is not None and result[0] == 200:
             with stats.lock:
                 stats.saved += 1
             if number % 3 == 0:
@@ -198,6 +191,40 @@ def table_loop(base, table, interval, stop_at, stats: Stats, delay: float) -> No
                     with stats.lock:
                         stats.confirmed += 1
         time.sleep(max(0.0, interval - (time.time() - started)))
+
+
+def _asks_rare_meld(answer: tuple) -> bool:
+    """Whether ``answer`` is the 422 that only asks for "Ja, wirklich" on a rare meld."""
+    if answer[0] != 422:
+        return False
+    try:
+        errors = json.loads(answer[2]).get("errors", {})
+    except ValueError:
+        return False
+    return set(errors) == {"confirm_rare"}
+
+
+def _post_hand(stats: Stats, client: Client, page: str, form: dict, kind: str) -> tuple | None:
+    """POST one hand as the phone's script does; the answer when saved or when it asks for
+    the rare-meld confirmation (recorded as its own kind, not an error), else None."""
+    answer = _timed(
+        stats,
+        kind,
+        lambda: client.request(
+            page,
+            form,
+            {"Accept": "application/json", "X-CSRFToken": client.cookies.get("csrftoken", "")},
+        ),
+        lambda r: (
+            None
+            if (r[0] == 200 and json.loads(r[2]).get("status") == "saved") or _asks_rare_meld(r)
+            else f"status {r[0]} {r[2][:200]}"
+        ),
+    )
+    if answer is not None and answer[0] == 422:
+        with stats.lock:
+            stats.rare_asked += 1
+    return answer
 
 
 def phone_loop(base, tournament_id, stop_at, stats: Stats, delay: float) -> None:
@@ -340,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"p50 {f['p50_ms']:7.1f} ms  p95 {f['p95_ms']:7.1f} ms  p99 {f['p99_ms']:7.1f} ms"
                 )
             print(
-                f"  hands saved {stats.saved}, confirmed {stats.confirmed}; database check: "
+                f"  hands saved {stats.saved}, confirmed {stats.confirmed}, rare meld asked "
+                f"and sent again {stats.rare_asked}; database check: "
                 f"{'; '.join(problems) or 'ok (none lost, none twice)'}"
             )
             for kind, errors in stats.errors.items():
@@ -352,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
                             "args": vars(args) | {"json": None},
                             "figures": figures,
                             "saved": stats.saved,
+                            "rare_asked": stats.rare_asked,
                             "problems": problems,
                         },
                         indent=2,
