@@ -190,6 +190,8 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
         pytest.fail("no typical hand in 200 deals")
 
     page = browser.new_context(**PHONE).new_page()
+    console_errors = []
+    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
     page.goto(f"{live_server.url}/t/{link.token}/")
     # before the bid (not counted): who declared and the bid
     page.select_option("[name='declarer']", str(record.declarer))
@@ -219,6 +221,8 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
         tap("button.primary.big")
 
     assert taps <= 12, taps
+    # every error slot the live check fills exists on the page (no htmx:oobErrorNoTarget)
+    assert not [e for e in console_errors if "oob" in e.lower()], console_errors
     hand = Hand.objects.get()
     assert (hand.trump, hand.melds, hand.tricks) == (sim.trump, [*record.melds], [*record.tricks])
     assert hand.declarer == record.declarer and hand.bid == record.bid
