@@ -171,7 +171,9 @@ def table_loop(base, table, interval, stop_at, stats: Stats, delay: float) -> No
         if result is not None and result[0] == 422:
             # a rare meld total: the phone asks "Ja, wirklich?" and the player ticks it
             # (the engine dealt that meld, so it is real) and sends the hand again
-            result = _post_hand(stats, scorer, page, {**form, "confirm_rare": "on"}, "hand POST")
+            result = _post_hand(
+                stats, scorer, page, {**form, "confirm_rare": "on"}, "hand POST", again=True
+            )
         if result is not None and result[0] == 200:
             with stats.lock:
                 stats.saved += 1
@@ -204,9 +206,12 @@ def _asks_rare_meld(answer: tuple) -> bool:
     return set(errors) == {"confirm_rare"}
 
 
-def _post_hand(stats: Stats, client: Client, page: str, form: dict, kind: str) -> tuple | None:
+def _post_hand(
+    stats: Stats, client: Client, page: str, form: dict, kind: str, again: bool = False
+) -> tuple | None:
     """POST one hand as the phone's script does; the answer when saved or when it asks for
-    the rare-meld confirmation (recorded as its own kind, not an error), else None."""
+    the rare-meld confirmation (not an error the first time; ``again=True``, the send with
+    it ticked, counts any 422 as an error), else None."""
     answer = _timed(
         stats,
         kind,
@@ -217,7 +222,8 @@ def _post_hand(stats: Stats, client: Client, page: str, form: dict, kind: str) -
         ),
         lambda r: (
             None
-            if (r[0] == 200 and json.loads(r[2]).get("status") == "saved") or _asks_rare_meld(r)
+            if (r[0] == 200 and json.loads(r[2]).get("status") == "saved")
+            or (not again and _asks_rare_meld(r))
             else f"status {r[0]} {r[2][:200]}"
         ),
     )

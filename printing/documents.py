@@ -144,7 +144,9 @@ class Sheet:
         return self.seats[self.table.scorer]
 
 
-def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> list[Sheet]:
+def score_sheets(
+    round_: Round, filled: bool, link_base: str | None = None, user=None
+) -> list[Sheet]:
     """The score sheet of every table of ``round_``, in table order.
 
     ``filled=False``: blank rows for the round's games with the dealer filled in by
@@ -153,7 +155,7 @@ def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> l
     totals; corrected hands are marked and listed under the table with who changed what.
     With table entry switched on, a blank sheet carries its table's private link as a QR
     code in the header (``link_base``: scheme and host to put before the path, else
-    ``PUBLIC_BASE_URL``; missing links are created).
+    ``PUBLIC_BASE_URL``; missing links are created, by ``user``).
     Queries: a fixed number, whatever the number of tables.
     """
     tournament = round_.tournament
@@ -176,7 +178,7 @@ def score_sheets(round_: Round, filled: bool, link_base: str | None = None) -> l
 
     live_links = {}
     if not filled and tournament.table_entry and round_.status != Round.Status.CLOSED:
-        live_links = table_entry_services.round_links(round_)
+        live_links = table_entry_services.round_links(round_, user)
 
     sheets = []
     for table in tables:
@@ -264,15 +266,16 @@ class TableCard:
     link_qr: str = ""
 
 
-def table_cards(round_: Round, link_base: str | None = None) -> list[TableCard]:
+def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[TableCard]:
     """One :class:`TableCard` per table of ``round_``, in table order.
 
     The card stands on the table where everyone in the hall can read it, so it names only
     players who consented (:func:`consents`), like the table plan; the others by start
     number.  While the round is not closed and the tournament has table entry on, each card
     carries its table's live link (created if missing, :func:`scoring.table_entry_services.
-    round_links`) with ``link_base`` (scheme and host) or ``PUBLIC_BASE_URL`` before the
-    path.  Queries: a fixed number, whatever the number of tables."""
+    round_links`, by ``user``) with ``link_base`` (scheme and host) or ``PUBLIC_BASE_URL``
+    before the path.  Queries: a fixed number once the round has started (the start issues
+    every link); before it, one insert per table whose link is made here."""
     tournament = round_.tournament
     seats_by_table: dict[int, list[Seat]] = defaultdict(list)
     for seat in (
@@ -283,7 +286,7 @@ def table_cards(round_: Round, link_base: str | None = None) -> list[TableCard]:
         seats_by_table[seat.table_id].append(seat)
     live_links = {}
     if tournament.table_entry and round_.status != Round.Status.CLOSED:
-        live_links = table_entry_services.round_links(round_)
+        live_links = table_entry_services.round_links(round_, user)
     cards = []
     for table in round_.tables.order_by("number"):
         seats = seats_by_table[table.pk]

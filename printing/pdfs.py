@@ -31,12 +31,12 @@ RESULT_PROVISIONAL_LINES = 1
 SUBTITLE_CHARS_PER_LINE = 100
 
 
-def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None) -> bytes:
+def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None, user=None) -> bytes:
     """All score sheets of ``round_`` in one PDF, one table per page (more with over 15
     games).  Tables are laid out in parts on the available cores
     (:func:`printing.render.render_pdf_in_parts`)."""
     tournament = round_.tournament
-    sheets = documents.score_sheets(round_, filled, link_base)
+    sheets = documents.score_sheets(round_, filled, link_base, user)
     base = {
         "tournament": tournament,
         "ruleset": tournament.ruleset,
@@ -70,7 +70,7 @@ def table_plan_pdf(round_: Round) -> bytes:
     )
 
 
-def table_cards_pdf(round_: Round, link_base: str | None = None) -> bytes:
+def table_cards_pdf(round_: Round, link_base: str | None = None, user=None) -> bytes:
     """The round's table cards, two per A4 page (cut along the dashed line): table number,
     seats, first dealer and, with table entry on, the table's QR code
     (:func:`printing.documents.table_cards`)."""
@@ -79,7 +79,7 @@ def table_cards_pdf(round_: Round, link_base: str | None = None) -> bytes:
         {
             "tournament": round_.tournament,
             "round": round_,
-            "cards": documents.table_cards(round_, link_base),
+            "cards": documents.table_cards(round_, link_base, user),
             "printed_at": timezone.localtime(),
             "LANGUAGE_CODE": translation.get_language() or "de",
         },

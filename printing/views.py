@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from scoring.qr import standings_address
 from scoring.views import category_param, round_number_param
@@ -44,6 +45,7 @@ def _round(pk: int, round_number: int) -> Round:
     )
 
 
+@never_cache  # blank sheets carry the tables' private links: not kept in a browser cache
 @login_required
 @permission_required("tournament.change_round", raise_exception=True)
 def score_sheets(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
@@ -56,7 +58,7 @@ def score_sheets(request: HttpRequest, pk: int, round_number: int) -> HttpRespon
     # the tables' QR codes point at the address the director's browser uses, unless venue
     # mode names the laptop's LAN address (PUBLIC_BASE_URL)
     base = settings.PUBLIC_BASE_URL or request.build_absolute_uri("/")[:-1]
-    pdf = score_sheets_pdf(round_, filled, base)
+    pdf = score_sheets_pdf(round_, filled, base, request.user)
     return _pdf(pdf, f"spielliste-runde-{round_number}-{kind}.pdf")
 
 
@@ -68,6 +70,7 @@ def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
     return _pdf(table_plan_pdf(round_), f"tischplan-runde-{round_number}.pdf")
 
 
+@never_cache  # the cards carry the tables' private links: not kept in a browser cache
 @login_required
 @permission_required("tournament.change_round", raise_exception=True)
 def table_cards(request: HttpRequest, pk: int, round_number: int) -> HttpResponse:
@@ -77,7 +80,9 @@ def table_cards(request: HttpRequest, pk: int, round_number: int) -> HttpRespons
     if not round_.tables.exists():
         raise Http404(_("Die Runde ist noch nicht ausgelost."))
     base = settings.PUBLIC_BASE_URL or request.build_absolute_uri("/")[:-1]
-    return _pdf(table_cards_pdf(round_, base), f"tischkarten-runde-{round_number}.pdf")
+    return _pdf(
+        table_cards_pdf(round_, base, request.user), f"tischkarten-runde-{round_number}.pdf"
+    )
 
 
 PRIZE_GIVING = "siegerehrung"

@@ -82,7 +82,8 @@ class HandForm(forms.Form):
         )
         self.fields["trump"] = forms.ChoiceField(
             label=_("Trumpf"),
-            choices=[("", "—"), *Hand.Trump.choices],
+            # a button reads its label aloud: "ohne" rather than a bare dash
+            choices=[("", _("ohne") if touch else "—"), *Hand.Trump.choices],
             required=False,
             widget=forms.RadioSelect if touch else forms.Select,
         )

@@ -82,18 +82,17 @@ def start_round(round_: Round, user=None) -> dict[int, TableLink]:
         tournament_services.start_round(round_)
         if not round_.tournament.table_entry:
             return {}
-        live = {
-            link.table_id: link
-            for link in TableLink.objects.filter(table__round=round_, revoked_at__isnull=True)
-        }
+        live_links = TableLink.objects.filter(table__round=round_, revoked_at__isnull=True)
+        have = set(live_links.values_list("table_id", flat=True))
         missing = [
             TableLink(table_id=table_id, token=new_token(), created_by=user)
             for table_id in round_.tables.values_list("pk", flat=True)
-            if table_id not in live
+            if table_id not in have
         ]
-        for link in TableLink.objects.bulk_create(missing):
-            live[link.table_id] = link
-        return live
+        # a link created meanwhile by a print or the Tisch-Links page (live_link does not
+        # lock the round) wins: its row is skipped here instead of failing the start
+        TableLink.objects.bulk_create(missing, ignore_conflicts=True)
+        return {link.table_id: link for link in live_links}
 
 
 def renew_link(table: Table, user=None) -> TableLink:

@@ -93,6 +93,9 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     page.click("button.primary.big")
     page.wait_for_selector("#pending li.unsent")
     assert "nicht gesendet" in page.locator("#pending").inner_text()
+    # the form is ready for the next game: trump back on "ohne", numbers empty
+    assert page.locator("[name='trump']:checked").input_value() == ""
+    assert page.locator("[name='melds_0']").input_value() == ""
     assert Hand.objects.count() == 2
     stored = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('table-entry:'))")
     assert stored
@@ -196,7 +199,10 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
     # before the bid (not counted): who declared and the bid
     page.select_option("[name='declarer']", str(record.declarer))
     page.fill("[name='bid']", str(record.bid))
+    # what makes 12 possible: the outcome needs no tap, the trump is one tap (buttons, not
+    # a list), and the page asks for nothing else (the hand below saves with just this)
     assert page.locator("[name='outcome']").input_value() == "played"
+    assert page.locator("[name='trump']").evaluate_all("rs => rs.map(r => r.type)") == ["radio"] * 5
 
     taps = 0
 
@@ -217,6 +223,8 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
         type_number(f"[name='melds_{position}']", meld)
     for position, value in enumerate(record.tricks[:-1]):
         type_number(f"[name='tricks_{position}']", value)
+    page.wait_for_timeout(400)  # the live check's debounce (300 ms), then its answer
+    page.wait_for_load_state("networkidle")
     with page.expect_navigation():
         tap("button.primary.big")
 

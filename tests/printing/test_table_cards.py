@@ -79,6 +79,16 @@ def test_only_the_director_downloads_table_cards(client, clerk, director, tourna
     assert client.get(reverse("printing:table_cards", args=[tournament.pk, 2])).status_code == 404
     overview = client.get(reverse("scoring:clerk", args=[tournament.pk])).content.decode()
     assert url in overview
+    # with table entry on the cards carry working links: never kept in a browser cache, and
+    # links made by the print are the director's
+    tournament.table_entry = "opponent"
+    tournament.save()
+    response = client.get(url)
+    assert "no-store" in response["Cache-Control"]
+    sheets = client.get(reverse("printing:score_sheets", args=[tournament.pk, 1]) + "?leer=1")
+    assert "no-store" in sheets["Cache-Control"]
+    made = TableLink.objects.filter(table__round__tournament=tournament)
+    assert made.count() == 3 and {link.created_by for link in made} == {director}
 
 
 def test_starting_a_round_issues_every_tables_link_at_once(client, director, db):
@@ -117,3 +127,31 @@ def test_starting_a_round_without_table_entry_issues_no_links(client, director, 
     assert client.post(url, {"bestaetigt": "1"}).status_code == 302
     round2.refresh_from_db()
     assert round2.status == "running" and not TableLink.objects.exists()
+
+
+def test_a_link_created_while_the_round_starts_is_kept_not_a_failure(director, db, monkeypatch):
+    """A print or the Tisch-Links page may create a table's link between the start's read of
+    the live links and its bulk insert (``live_link`` does not lock the round): the start
+    keeps that link instead of failing on the one-live-link constraint."""
+    tournament = make_tournament(players=12)
+    tournament.table_entry = "opponent"
+    tournament.save()
+    close_round_anyway(tournament)
+    round2 = tournament.round_set.get(number=2)
+    tournament_services.draw_round(round2, seed=3)
+    last = round2.tables.order_by("number").last()
+    real_token = links.new_token
+    competing = []
+
+    def token_with_a_competitor():
+        if not competing:  # the read is done, the insert not yet: another request prints
+            competing.append(TableLink.objects.create(table=last, token=real_token()))
+        return real_token()
+
+    monkeypatch.setattr(links, "new_token", token_with_a_competitor)
+    live = links.start_round(round2, director)
+    round2.refresh_from_db()
+    assert round2.status == "running"
+    assert set(live) == set(round2.tables.values_list("pk", flat=True))
+    assert live[last.pk] == competing[0]
+    assert TableLink.objects.filter(table__round=round2, revoked_at__isnull=True).count() == 4
