@@ -144,6 +144,26 @@ class Sheet:
         return self.seats[self.table.scorer]
 
 
+def _seats_by_table(round_: Round) -> dict[int, list[Seat]]:
+    """Table id → its seats in seat order, players loaded (one query)."""
+    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(round=round_)
+        .select_related("registration__player")
+        .order_by("table_id", "position")
+    ):
+        seats_by_table[seat.table_id].append(seat)
+    return seats_by_table
+
+
+def _live_links(round_: Round, user=None) -> dict:
+    """Table id → live link for the documents that carry them: only while the round is not
+    closed and the tournament has table entry on (missing links are made, by ``user``)."""
+    if round_.tournament.table_entry and round_.status != Round.Status.CLOSED:
+        return table_entry_services.round_links(round_, user)
+    return {}
+
+
 def score_sheets(
     round_: Round, filled: bool, link_base: str | None = None, user=None
 ) -> list[Sheet]:
@@ -161,13 +181,7 @@ def score_sheets(
     tournament = round_.tournament
     games = tournament.games_per_round
     tables = list(round_.tables.order_by("number"))
-    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(round=round_)
-        .select_related("registration__player")
-        .order_by("table_id", "position")
-    ):
-        seats_by_table[seat.table_id].append(seat)
+    seats_by_table = _seats_by_table(round_)
     hands_by_table: dict[int, dict[int, Hand]] = defaultdict(dict)
     history: dict[int, list[selectors.HandVersion]] = {}
     if filled:
@@ -176,9 +190,7 @@ def score_sheets(
             hands_by_table[hand.table_id][hand.number] = hand
         history = selectors.hand_history(hands, closed_at=round_.closed_at)
 
-    live_links = {}
-    if not filled and tournament.table_entry and round_.status != Round.Status.CLOSED:
-        live_links = table_entry_services.round_links(round_, user)
+    live_links = {} if filled else _live_links(round_, user)
 
     sheets = []
     for table in tables:
@@ -276,17 +288,8 @@ def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[
     round_links`, by ``user``) with ``link_base`` (scheme and host) or ``PUBLIC_BASE_URL``
     before the path.  Queries: a fixed number once the round has started (the start issues
     every link); before it, one insert per table whose link is made here."""
-    tournament = round_.tournament
-    seats_by_table: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(round=round_)
-        .select_related("registration__player")
-        .order_by("table_id", "position")
-    ):
-        seats_by_table[seat.table_id].append(seat)
-    live_links = {}
-    if tournament.table_entry and round_.status != Round.Status.CLOSED:
-        live_links = table_entry_services.round_links(round_, user)
+    seats_by_table = _seats_by_table(round_)
+    live_links = _live_links(round_, user)
     cards = []
     for table in round_.tables.order_by("number"):
         seats = seats_by_table[table.pk]
