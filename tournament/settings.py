@@ -100,6 +100,10 @@ TABLE_LINK_RATE_ADDRESS = os.environ.get("BINOKEL_TABLE_LINK_RATE_ADDRESS", "300
 TABLE_LINK_RATE_MISSES = os.environ.get("BINOKEL_TABLE_LINK_RATE_MISSES", "30/m")
 # django-ratelimit is used through its functions only (not an installed app); its
 # decorator's 403 is not used: a throttled phone gets the 429 page of scoring.table_entry.
+# When the cache cannot count (Redis down: tournament.cache answers as an empty cache), the
+# links stay open instead of refusing every table in the hall: the throttle spares the
+# server, the secret is the 160-bit token, which no rate of guessing reaches.
+RATELIMIT_FAIL_OPEN = True
 
 # A table's token is its permission: it never reaches the logs.  Django logs the path of
 # every 4xx/5xx answer (django.request) and runserver every request (django.server); both
@@ -224,10 +228,14 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, answering as an empty cache while Redis is unreachable
+            # (restarting, gone) instead of failing every page with a 500
+            "BACKEND": "tournament.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             # several installations may share one Redis: keep their keys apart
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "binokel"),
+            # a Redis that does not answer costs a request at most this long, not forever
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:
