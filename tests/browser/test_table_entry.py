@@ -42,17 +42,23 @@ def fill_hand(page, sim, tricks_0=None) -> None:
         page.fill("[name='tricks_0']", str(tricks_0))
 
 
-def saved_rows(page) -> int:
-    return page.locator("ol.hand-list li.hand").count()
-
-
-def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_server, browser):
+def one_table_with_its_link(live_server):
+    """A running round of one table of 3 (named players, 3 games) with table entry on
+    ("ein Gegenspieler bestätigt"): the tournament, the table and its link's address."""
     tournament = make_tournament(players=3, consent=lambda i: True, games_per_round=3)
     tournament.table_entry = "opponent"
     tournament.save()
     table = tournament.round_set.get(number=1).tables.get()
     link = links.live_link(table)
-    url = f"{live_server.url}/t/{link.token}/"
+    return tournament, table, f"{live_server.url}/t/{link.token}/"
+
+
+def saved_rows(page) -> int:
+    return page.locator("ol.hand-list li.hand").count()
+
+
+def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_server, browser):
+    tournament, table, url = one_table_with_its_link(live_server)
     hands = hands_for(tournament, table, 3)
 
     context = browser.new_context(**PHONE)
@@ -134,12 +140,7 @@ def test_a_refused_send_is_shown_not_retried_forever(transactional_db, live_serv
     """A queued hand whose send gets an answer that is not JSON and not a gateway error
     (here a 403 page) is marked as not accepted, with the reason, instead of being sent
     again and again as if the Wi-Fi were down."""
-    tournament = make_tournament(players=3, consent=lambda i: True, games_per_round=3)
-    tournament.table_entry = "opponent"
-    tournament.save()
-    table = tournament.round_set.get(number=1).tables.get()
-    link = links.live_link(table)
-    url = f"{live_server.url}/t/{link.token}/"
+    tournament, table, url = one_table_with_its_link(live_server)
     hands = hands_for(tournament, table, 1)
 
     context = browser.new_context(**PHONE)
@@ -156,7 +157,7 @@ def test_a_refused_send_is_shown_not_retried_forever(transactional_db, live_serv
         route.fulfill(status=403, content_type="text/html", body="<h1>403</h1>")
 
     page.route(
-        f"**/t/{link.token}/",
+        "**" + url.removeprefix(live_server.url),
         lambda route: refuse(route) if route.request.method == "POST" else route.continue_(),
     )
     context.set_offline(False)
@@ -178,11 +179,7 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
     one (counting digits would make any such hand 13 or more before the first tap: five
     numbers of two or three digits).  The outcome needs no tap ("gespielt" is preset); the
     trump is a row of buttons, one tap."""
-    tournament = make_tournament(players=3, consent=lambda i: True, games_per_round=3)
-    tournament.table_entry = "opponent"
-    tournament.save()
-    table = tournament.round_set.get(number=1).tables.get()
-    link = links.live_link(table)
+    tournament, table, url = one_table_with_its_link(live_server)
     dealer = services.dealer_for(table, 3, 1)
     for seed in range(200):
         sim = simulate_hand(tournament.ruleset, 3, dealer, random.Random(seed))
@@ -195,7 +192,7 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
     page = browser.new_context(**PHONE).new_page()
     console_errors = []
     page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
-    page.goto(f"{live_server.url}/t/{link.token}/")
+    page.goto(url)
     # before the bid (not counted): who declared and the bid
     page.select_option("[name='declarer']", str(record.declarer))
     page.fill("[name='bid']", str(record.bid))
