@@ -44,53 +44,34 @@ class TolerantRedisCache(RedisCache):
                 "Redis cache unreachable (%s: %s); answering as an empty cache", operation, exc
             )
 
-    def get(self, key, default=None, version=None):
+    def _tolerant(self, operation: str, fallback, call, *args):
+        """``call(*args)``, or ``fallback`` (logged) while Redis is unreachable."""
         try:
-            return super().get(key, default, version)
+            return call(*args)
         except UNREACHABLE as exc:
-            self._unreachable("get", exc)
-            return default
+            self._unreachable(operation, exc)
+            return fallback
+
+    def get(self, key, default=None, version=None):
+        return self._tolerant("get", default, super().get, key, default, version)
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        try:
-            return super().add(key, value, timeout, version)
-        except UNREACHABLE as exc:
-            self._unreachable("add", exc)
-            return False
+        return self._tolerant("add", False, super().add, key, value, timeout, version)
 
     def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        try:
-            super().set(key, value, timeout, version)
-        except UNREACHABLE as exc:
-            self._unreachable("set", exc)
+        self._tolerant("set", None, super().set, key, value, timeout, version)
 
     def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
-        try:
-            return super().touch(key, timeout, version)
-        except UNREACHABLE as exc:
-            self._unreachable("touch", exc)
-            return False
+        return self._tolerant("touch", False, super().touch, key, timeout, version)
 
     def delete(self, key, version=None):
-        try:
-            return super().delete(key, version)
-        except UNREACHABLE as exc:
-            self._unreachable("delete", exc)
-            return False
+        return self._tolerant("delete", False, super().delete, key, version)
 
     def get_many(self, keys, version=None):
-        try:
-            return super().get_many(keys, version)
-        except UNREACHABLE as exc:
-            self._unreachable("get_many", exc)
-            return {}
+        return self._tolerant("get_many", {}, super().get_many, keys, version)
 
     def has_key(self, key, version=None):
-        try:
-            return super().has_key(key, version)
-        except UNREACHABLE as exc:
-            self._unreachable("has_key", exc)
-            return False
+        return self._tolerant("has_key", False, super().has_key, key, version)
 
     def incr(self, key, delta=1, version=None):
         """As Django's; ``ValueError`` (as for a missing key) while Redis is unreachable."""
@@ -101,21 +82,11 @@ class TolerantRedisCache(RedisCache):
             raise ValueError(f"Key '{key}' not found: the cache is unreachable") from exc
 
     def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
-        try:
-            return super().set_many(data, timeout, version)
-        except UNREACHABLE as exc:
-            self._unreachable("set_many", exc)
-            return list(data)  # the keys that were not stored
+        # on failure: every key, as "not stored"
+        return self._tolerant("set_many", list(data), super().set_many, data, timeout, version)
 
     def delete_many(self, keys, version=None):
-        try:
-            super().delete_many(keys, version)
-        except UNREACHABLE as exc:
-            self._unreachable("delete_many", exc)
+        self._tolerant("delete_many", None, super().delete_many, keys, version)
 
     def clear(self):
-        try:
-            return super().clear()
-        except UNREACHABLE as exc:
-            self._unreachable("clear", exc)
-            return False
+        return self._tolerant("clear", False, super().clear)
