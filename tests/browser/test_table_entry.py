@@ -10,6 +10,7 @@ import os
 import random
 
 import pytest
+from django.test import Client
 
 from rules.simulate import simulate_hand
 from scoring import services
@@ -233,3 +234,22 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
     assert hand.declarer == record.declarer and hand.bid == record.bid
     # the trump buttons fit the phone's width
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_director_pages_of_table_entry_fit_a_phone(
+    transactional_db, live_server, browser, director
+):
+    """The entry overview and the Tisch-Links page (a director walking the hall with a
+    phone): the wide tables scroll inside their box and the links wrap, so the page itself
+    is never wider than 360 px."""
+    tournament, _table, _url = one_table_with_its_link(live_server)
+    client = Client()
+    client.force_login(director)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    for path in (f"/turnier/{tournament.pk}/erfassung/", f"/turnier/{tournament.pk}/tischlinks/"):
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
