@@ -8,6 +8,17 @@ is written to a temporary name first and renamed when complete, switched to a ro
 journal (one self-contained file, no ``-wal`` beside it) and checked with
 ``PRAGMA integrity_check``.
 
+Nothing here opens a database file except through SQLite.  On POSIX, closing *any*
+descriptor of a file drops every lock the process holds on it, SQLite's among them; the
+round-close backup runs inside the server process, so one ``open()`` of the live file
+would let the next process that exits delete ``-wal`` and ``-shm`` under the running
+server (``tests/web/test_backup_locks.py``).  Whether a file is SQLite at all is therefore
+asked of SQLite, and a database too damaged to copy is moved aside, never read byte by byte.
+
+Backups are written with mode 0600: they hold session keys, password hashes and personal
+data.  A restore accepts only this program's own schema and accounts
+(:func:`foreign_objects`, :func:`unexplained_accounts`).
+
 Every function takes explicit paths; :func:`configured_database` finds the path of the
 configured database (and refuses PostgreSQL and in-memory databases).  Errors are raised as
 :class:`BackupError` with a German message.
@@ -16,7 +27,6 @@ configured database (and refuses PostgreSQL and in-memory databases).  Errors ar
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,7 +40,6 @@ from django.utils.translation import gettext as _
 
 #: The apps whose migrations mark a database as this program's.
 PROJECT_APPS = ("tournament", "scoring")
-SQLITE_HEADER = b"SQLite format 3\x00"
 TIMEOUT = 20  # seconds to wait for a lock, as the server's connections do
 
 
@@ -118,12 +127,13 @@ def backup_database(
         raise BackupError(_("Das Verzeichnis %(path)s gibt es nicht.") % {"path": target.parent})
     if source.resolve() == target.resolve():
         raise BackupError(_("Quelle und Ziel der Sicherung sind dieselbe Datei."))
-    _require_sqlite(source)
     partial = target.with_name(f".{target.name}.{os.getpid()}.part")
     partial.unlink(missing_ok=True)
     try:
         src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=rw", uri=True, timeout=TIMEOUT)
         try:
+            _require_sqlite(src, source)
+            _create_private(partial)
             dst = sqlite3.connect(partial, timeout=TIMEOUT)
             try:
                 src.backup(dst)  # all pages in one step: one consistent snapshot
@@ -154,10 +164,10 @@ def inspect_database(path: Path | str, require_project: bool = True) -> Database
     path = Path(path)
     if not path.is_file():
         raise BackupError(_("Die Datei %(path)s gibt es nicht.") % {"path": path})
-    _require_sqlite(path)
     try:
         conn = _open_readonly(path)
         try:
+            _require_sqlite(conn, path)
             integrity = _integrity(conn)
             if integrity != "ok":
                 raise BackupError(
@@ -260,11 +270,24 @@ def restore_database(
 # --------------------------------------------------------------------------- helpers
 
 
-def _require_sqlite(path: Path) -> None:
-    with open(path, "rb") as fh:
-        header = fh.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
+def _require_sqlite(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise :class:`BackupError` unless ``conn`` (a connection to ``path``) reads a SQLite
+    database.  Asked of SQLite itself, never by reading the file: see the module docstring.
+    An empty file would be an empty database to SQLite; here it is no database."""
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(_("%(path)s ist keine SQLite-Datenbank.") % {"path": path}) from exc
+    if path.stat().st_size == 0:
         raise BackupError(_("%(path)s ist keine SQLite-Datenbank.") % {"path": path})
+
+
+def _create_private(path: Path) -> None:
+    """Create the new, empty file ``path`` with mode 0600 whatever the umask, so the
+    database SQLite writes into it (and its journal, which takes the same mode) is the
+    owner's only.  Raises ``FileExistsError`` when ``path`` exists."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    os.chmod(path, 0o600)
 
 
 def _open_readonly(path: Path) -> sqlite3.Connection:
@@ -320,13 +343,14 @@ def _unreadable(path: Path) -> bool:
 
 def _safety_copy(current: Path, saved: Path) -> None:
     """Save ``current`` as ``saved`` before it is replaced: by the backup API, or — when
-    it is too damaged for that — its files as they are."""
+    it is too damaged for that — by moving its files aside as they are (renamed, never
+    read: see the module docstring), so that the restore writes a new file."""
     try:
         backup_database(current, saved)
     except BackupError:
         for path in _database_files(current):
             if path.exists():
-                shutil.copy2(path, Path(str(path).replace(str(current), str(saved), 1)))
+                os.replace(path, Path(str(path).replace(str(current), str(saved), 1)))
 
 
 def _copy_into(backup: Path, target: Path) -> None:
@@ -335,6 +359,8 @@ def _copy_into(backup: Path, target: Path) -> None:
     copy (possible only while no other connection is open) and back to WAL."""
     src = _open_readonly(backup)
     try:
+        if not target.exists():
+            _create_private(target)
         dst = sqlite3.connect(target, timeout=TIMEOUT)
         try:
             wal = dst.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
