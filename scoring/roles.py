@@ -4,19 +4,9 @@ the admin) and "Schreiber" (clerk: enter and correct hands and round totals)."""
 
 from __future__ import annotations
 
-DIRECTOR_GROUP = "Turnierleitung"
-CLERK_GROUP = "Schreiber"
-CLERK_PERMISSIONS = (
-    "scoring.add_hand",
-    "scoring.change_hand",
-    "scoring.view_hand",
-    "scoring.add_roundtotal",
-    "scoring.change_roundtotal",
-    "scoring.view_roundtotal",
-    "tournament.view_tournament",
-    "tournament.view_round",
-    "tournament.view_table",
-)
+from tournament.roles import CLERK_GROUP, CLERK_PERMISSIONS, DIRECTOR_APPS, DIRECTOR_GROUP
+
+__all__ = ["CLERK_GROUP", "CLERK_PERMISSIONS", "DIRECTOR_GROUP", "ensure_groups"]
 
 
 def ensure_groups(**_kwargs) -> None:
@@ -24,9 +14,7 @@ def ensure_groups(**_kwargs) -> None:
     from django.contrib.auth.models import Group, Permission
 
     director, _ = Group.objects.get_or_create(name=DIRECTOR_GROUP)
-    director.permissions.set(
-        Permission.objects.filter(content_type__app_label__in=["tournament", "scoring"])
-    )
+    director.permissions.set(Permission.objects.filter(content_type__app_label__in=DIRECTOR_APPS))
     clerk, _ = Group.objects.get_or_create(name=CLERK_GROUP)
     perms = []
     for dotted in CLERK_PERMISSIONS:

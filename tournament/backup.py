@@ -38,6 +38,8 @@ from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.roles import CLERK_GROUP, DIRECTOR_GROUP, group_may
+
 #: The apps whose migrations mark a database as this program's.
 PROJECT_APPS = ("tournament", "scoring")
 TIMEOUT = 20  # seconds to wait for a lock, as the server's connections do
@@ -67,17 +69,23 @@ class DatabaseReport:
         return f"{size}; {rows}" if rows else size
 
 
+#: tables SQLite itself keeps beside the program's (``sqlite_stat1`` … from ``ANALYZE``)
+SQLITE_TABLES = ("sqlite_sequence", "sqlite_stat1", "sqlite_stat2", "sqlite_stat3", "sqlite_stat4")
+
+
 @dataclass
 class RestoreReport:
     """The restored database (``restored``), the backup it came from (``source``), where
     the replaced database was saved first (``safety_copy``, ``None`` when there was none),
-    and project migrations the code has but the backup lacks (``missing_migrations``:
-    run ``manage.py migrate``)."""
+    project migrations the code has but the backup lacks (``missing_migrations``: run
+    ``manage.py migrate``) and the backup's accounts with director or admin rights
+    (``privileged``, user names)."""
 
     restored: DatabaseReport
     source: DatabaseReport
     safety_copy: Path | None
     missing_migrations: list[str]
+    privileged: list[str] = field(default_factory=list)
 
 
 def configured_database(alias: str = DEFAULT_DB_ALIAS) -> Path:
@@ -203,12 +211,18 @@ def inspect_database(path: Path | str, require_project: bool = True) -> Database
 
 
 def restore_database(
-    backup: Path | str, target: Path | str, safety_copy: bool = True
+    backup: Path | str,
+    target: Path | str,
+    safety_copy: bool = True,
+    allow_new_privileged: bool = False,
 ) -> RestoreReport:
     """Replace the contents of the SQLite database ``target`` by the backup ``backup``.
 
     The backup is checked first (:func:`inspect_database`); it must not come from a newer
-    program version (project migrations this code does not know).  With ``safety_copy``
+    program version (project migrations this code does not know), must hold nothing this
+    program does not create (:func:`foreign_objects`: triggers, views, other tables) and no
+    account it cannot explain (:func:`unexplained_accounts`; ``allow_new_privileged``
+    accepts director or admin accounts that ``target`` does not have).  With ``safety_copy``
     an existing ``target`` is first saved beside itself as
     ``<name>.vor-wiederherstellung-<time>.sqlite3`` (by the backup API, or file by file if
     it is too damaged for that).  The copy goes through the backup API, so ``-wal`` and
@@ -242,6 +256,7 @@ def restore_database(
         for app, name in known
         if app in source.migrations and name not in source.migrations[app]
     )
+    check_trusted(backup, target, allow_new_privileged)
     saved = None
     if safety_copy and target.exists():
         saved = target.with_name(
@@ -264,7 +279,154 @@ def restore_database(
                 _("Wiederherstellung fehlgeschlagen: %(error)s") % {"error": exc2}
             ) from exc2
     restored = inspect_database(target)
-    return RestoreReport(restored, source, saved, missing)
+    return RestoreReport(restored, source, saved, missing, privileged_accounts(backup))
+
+
+def check_trusted(backup: Path | str, target: Path | str, allow_new_privileged: bool) -> None:
+    """Raise :class:`BackupError` naming everything in ``backup`` that a restore over
+    ``target`` must not bring along: objects this program does not create
+    (:func:`foreign_objects`) and accounts it cannot explain (:func:`unexplained_accounts`)."""
+    conn = _open_readonly(Path(backup))
+    try:
+        foreign = foreign_objects(conn)
+        accounts = unexplained_accounts(
+            conn, _current_privileged(Path(target)), allow_new_privileged
+        )
+    finally:
+        conn.close()
+    if foreign or accounts:
+        raise BackupError(
+            _("Die Sicherung wird nicht wiederhergestellt, sie enthält: %(found)s.")
+            % {"found": "; ".join(foreign + accounts)}
+        )
+
+
+def foreign_objects(conn: sqlite3.Connection) -> list[str]:
+    """What the database behind ``conn`` holds that this program's migrations do not
+    create, as German descriptions (``Trigger »x«``): every trigger and view (the program
+    has none) and every table that is not a model's table, ``django_migrations`` or one of
+    SQLite's own.  A trigger would run on the evening's writes (deleting scores, say), so
+    a restore refuses all of them.  Indexes are not checked: they change no data."""
+    known = set(connections[DEFAULT_DB_ALIAS].introspection.django_table_names())
+    known |= {"django_migrations", *SQLITE_TABLES}
+    found = []
+    labels = {
+        "trigger": _("Trigger »%(name)s«"),
+        "view": _("Sicht (View) »%(name)s«"),
+        "table": _("fremde Tabelle »%(name)s«"),
+    }
+    for kind, name in conn.execute(
+        "SELECT type, name FROM sqlite_master WHERE type IN ('trigger', 'view', 'table') "
+        "ORDER BY type, name"
+    ):
+        if kind == "table" and name in known:
+            continue
+        found.append(labels[kind] % {"name": name})
+    return found
+
+
+def privileged_accounts(path: Path | str) -> list[str]:
+    """User names of the accounts in the SQLite database ``path`` with director or admin
+    rights (superuser or staff), sorted; empty when it has no account table."""
+    conn = _open_readonly(Path(path))
+    try:
+        return sorted(_privileged(conn))
+    finally:
+        conn.close()
+
+
+def _privileged(conn: sqlite3.Connection) -> set[str]:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    if "auth_user" not in tables:
+        return set()
+    return {
+        row[0]
+        for row in conn.execute(
+            "SELECT username FROM auth_user WHERE is_active AND (is_superuser OR is_staff)"
+        )
+    }
+
+
+def _current_privileged(target: Path) -> set[str] | None:
+    """The privileged user names of the database being replaced; ``None`` when it has no
+    accounts at all (a new laptop: nothing to compare with) or cannot be read."""
+    if not target.is_file() or target.stat().st_size == 0:
+        return None
+    try:
+        conn = _open_readonly(target)
+        try:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            if "auth_user" not in tables:
+                return None
+            if not conn.execute("SELECT count(*) FROM auth_user").fetchone()[0]:
+                return None
+            return _privileged(conn)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return None
+
+
+def unexplained_accounts(
+    conn: sqlite3.Connection, current: set[str] | None, allow_new_privileged: bool = False
+) -> list[str]:
+    """Accounts and rights in the database behind ``conn`` that the program's roles do not
+    explain, as German descriptions:
+
+    - a permission given to a user directly (the program grants rights only by its two
+      groups, :mod:`tournament.roles`);
+    - a group other than those two, or one of them holding a permission its role does not
+      have (a clerk group that may close rounds, say);
+    - a superuser or staff account that ``current`` (the privileged user names of the
+      database being replaced) does not have, unless ``allow_new_privileged``.  With
+      ``current`` ``None`` (no accounts to compare with) they are reported by
+      :func:`privileged_accounts` instead, for the operator to read.
+    """
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    if "auth_user" not in tables:
+        return []
+    found = []
+    direct = [
+        row[0]
+        for row in conn.execute(
+            "SELECT DISTINCT u.username FROM auth_user_user_permissions p "
+            "JOIN auth_user u ON u.id = p.user_id ORDER BY u.username"
+        )
+    ]
+    if direct:
+        found.append(
+            _("eigene Rechte für %(users)s (nur über die Rollen vorgesehen)")
+            % {"users": ", ".join(direct)}
+        )
+    grants: dict[str, list[str]] = {}
+    for group, app, codename in conn.execute(
+        "SELECT g.name, c.app_label, p.codename FROM auth_group g "
+        "LEFT JOIN auth_group_permissions gp ON gp.group_id = g.id "
+        "LEFT JOIN auth_permission p ON p.id = gp.permission_id "
+        "LEFT JOIN django_content_type c ON c.id = p.content_type_id ORDER BY g.name"
+    ):
+        extra = grants.setdefault(group, [])
+        if codename is not None and not group_may(group, f"{app}.{codename}"):
+            extra.append(f"{app}.{codename}")
+    for group, extra in grants.items():
+        if group not in (DIRECTOR_GROUP, CLERK_GROUP):
+            found.append(_("unbekannte Gruppe »%(group)s«") % {"group": group})
+        elif extra:
+            found.append(
+                _("Gruppe »%(group)s« mit Rechten, die ihre Rolle nicht hat: %(perms)s")
+                % {"group": group, "perms": ", ".join(extra[:5])}
+            )
+    if current is not None and not allow_new_privileged:
+        new = sorted(_privileged(conn) - current)
+        if new:
+            found.append(
+                _(
+                    "Konten mit Leitungs- oder Admin-Rechten, die es hier nicht gibt: %(users)s "
+                    "(mit --neue-konten übernehmen, wenn sie bekannt sind)"
+                )
+                % {"users": ", ".join(new)}
+            )
+    return found
 
 
 # --------------------------------------------------------------------------- helpers

@@ -1,6 +1,12 @@
 """``manage.py restore_db <path>``: replace the configured SQLite database by a backup
 made with ``backup_db`` (see :func:`tournament.backup.restore_database`).  Asks for
-confirmation unless ``--yes`` is given; restart the server afterwards."""
+confirmation unless ``--yes`` is given; restart the server afterwards.
+
+A backup is a trust boundary: it is refused when it holds triggers, views or tables this
+program does not create, groups or rights outside its two roles, or director/admin accounts
+the current database does not have (``--neue-konten`` accepts those, e.g. on a new laptop
+whose database already has another account).  The backup's director and admin accounts
+are printed before the question."""
 
 from __future__ import annotations
 
@@ -26,24 +32,38 @@ class Command(BaseCommand):
             action="store_true",
             help="do not save the current database beside itself first",
         )
+        parser.add_argument(
+            "--neue-konten",
+            action="store_true",
+            dest="new_accounts",
+            help="accept director/admin accounts the current database does not have",
+        )
         parser.add_argument("--database", default="default", help="database alias")
 
     def handle(self, *args, **options) -> None:
         try:
             target = backup.configured_database(options["database"])
             source = backup.inspect_database(options["path"])
+            backup.check_trusted(source.path, target, options["new_accounts"])
         except backup.BackupError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(
             _("Sicherung %(path)s geprüft: %(summary)s")
             % {"path": source.path, "summary": source.summary()}
         )
+        self.stdout.write(
+            _("Konten mit Leitungs- oder Admin-Rechten in der Sicherung: %(users)s")
+            % {"users": ", ".join(backup.privileged_accounts(source.path)) or "–"}
+        )
         if not options["yes"]:
             self._confirm(target)
         connections.close_all()
         try:
             report = backup.restore_database(
-                options["path"], target, safety_copy=not options["no_safety_copy"]
+                options["path"],
+                target,
+                safety_copy=not options["no_safety_copy"],
+                allow_new_privileged=options["new_accounts"],
             )
         except backup.BackupError as exc:
             raise CommandError(str(exc)) from exc
