@@ -18,7 +18,11 @@ own hotspot), with no internet needed:
 - the addresses for phones, the projector and the join screen are printed at the start.
 
 ``--restore FILE`` puts a backup back (the server must be stopped; asks first) and
-``--demo`` loads the demo tournament into an empty database.
+``--demo`` loads the demo tournament into an empty database.  Without ``--demo`` the demo's
+well-known logins (their passwords are in the README) are switched off on every start, so
+a try-out with ``--demo`` never leaves them open for the real evening in the same folder.
+
+Errors of the server are logged to ``binokel.log`` in the data folder and to the terminal.
 
 Errors (a data folder that cannot be made, a port in use) end the command with a German
 message and exit status 1.
@@ -44,6 +48,7 @@ DEFAULT_DATA = "~/Binokel-Turnier"
 DATABASE_FILE = "binokel.sqlite3"
 SECRET_FILE = "secret_key"
 BACKUP_FOLDER = "sicherungen"
+LOG_FILE = "binokel.log"
 
 
 def ensure_secret_key(path: Path) -> bool:
@@ -127,7 +132,18 @@ def environment(data: Path, public_url: str, hosts: list[str]) -> dict[str, str]
         "DJANGO_ALLOWED_HOSTS": ",".join(hosts),
         "BINOKEL_PUBLIC_URL": public_url,
         "BINOKEL_BACKUP_DIR": str(data / BACKUP_FOLDER),
+        "BINOKEL_LOG_FILE": str(data / LOG_FILE),
     }
+
+
+def setup_commands(demo: bool) -> list[tuple[str, ...]]:
+    """The ``manage.py`` commands run before the server starts, in order: migrate, collect
+    the static files, then load the demo (``demo``) or switch off the demo's logins."""
+    return [
+        ("migrate", "-v0"),
+        ("collectstatic", "--noinput", "-v0"),
+        ("load_demo",) if demo else ("disable_demo_logins",),
+    ]
 
 
 def _manage(*args: str) -> None:
@@ -159,11 +175,17 @@ def _backup(reason: str) -> None:
         print(f"Sicherung: {report.path.name}", flush=True)
 
 
-def _banner(base: str, data: Path, addresses: list[str]) -> str:
+def _banner(base: str, data: Path, addresses: list[str], demo: bool = False) -> str:
     from tournament.models import Tournament
 
     tournament = Tournament.objects.order_by("-date", "-pk").first()
     lines = ["", f"  Binokel-Turnier läuft.  Daten: {data}", ""]
+    if demo:
+        lines += [
+            "  DEMO: die Zugänge leitung/leitung-demo und schreiber/schreiber-demo sind offen.",
+            "  Nur zum Ausprobieren; ohne --demo gestartet werden sie abgeschaltet.",
+            "",
+        ]
     if not addresses:
         lines.append("  Achtung: kein Netzwerk gefunden, Handys erreichen den Laptop nicht.")
     if tournament:
@@ -175,6 +197,7 @@ def _banner(base: str, data: Path, addresses: list[str]) -> str:
         ]
     lines += [
         f"  Turnierleitung:      {base}/",
+        f"  Fehlerprotokoll:     {data / LOG_FILE}",
         "  (Strg+C beendet den Server; eine letzte Sicherung wird geschrieben)",
         "",
     ]
@@ -234,10 +257,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if made_key:
             print(f"Neuer geheimer Schlüssel in {data / SECRET_FILE}", flush=True)
-        _manage("migrate", "-v0")
-        _manage("collectstatic", "--noinput", "-v0")
-        if args.demo:
-            _manage("load_demo")
+        for step in setup_commands(args.demo):
+            _manage(*step)
     except subprocess.CalledProcessError as exc:
         print(
             f"Abgebrochen: »{' '.join(exc.cmd[2:])}« ist fehlgeschlagen (siehe oben).",
@@ -253,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     command += ["--bind", f"{bind}:{args.port}", "--workers", str(args.workers)]
     command += ["--worker-class", "gthread", "--threads", "4", "--timeout", "60"]
     server = subprocess.Popen(command, cwd=ROOT)
-    print(_banner(base, data, addresses), flush=True)
+    print(_banner(base, data, addresses, args.demo), flush=True)
 
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal was closed

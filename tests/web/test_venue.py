@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -39,7 +40,7 @@ def _get(url: str) -> tuple[int, dict, bytes]:
 
 
 class Venue:
-    def __init__(self, data: Path, port: int, log: Path):
+    def __init__(self, data: Path, port: int, log: Path, demo: bool = True):
         env = {
             k: v
             for k, v in os.environ.items()
@@ -48,7 +49,8 @@ class Venue:
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
         command = [sys.executable, "-m", "tournament.venue", "--data", str(data)]
-        command += ["--bind", "127.0.0.1", "--port", str(port), "--workers", "1", "--demo"]
+        command += ["--bind", "127.0.0.1", "--port", str(port), "--workers", "1"]
+        command += ["--demo"] if demo else []
         command += ["--backup-minutes", "0.02"]
         with open(log, "ab") as out:
             self.process = subprocess.Popen(
@@ -105,15 +107,19 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
             time.sleep(0.3)
     finally:
         assert first.stop() == 0
-    assert list((data / "sicherungen").glob("auto-*-ende.sqlite3"))
+    backups = list((data / "sicherungen").glob("auto-*.sqlite3"))
+    assert [b for b in backups if b.name.endswith("-ende.sqlite3")]
+    # they hold session keys and password hashes: the owner's only
+    assert {stat.S_IMODE(b.stat().st_mode) for b in backups} == {0o600}
 
     key_file = data / "secret_key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     key = key_file.read_text()
     assert len(key.strip()) >= 50
 
-    # a restart with the same folder resumes: same key, same tournament, no second demo
-    second = Venue(data, port, tmp_path / "venue.log")
+    # a restart with the same folder, now for the real evening (no --demo), resumes: same
+    # key, same tournament, no second demo, and the demo's well-known logins switched off
+    second = Venue(data, port, tmp_path / "venue.log", demo=False)
     try:
         second.wait()
         assert key_file.read_text() == key
@@ -123,6 +129,18 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
         assert _get(f"{second.base}/turnier/4/")[0] == 404
     finally:
         assert second.stop() == 0
+    assert (
+        "Demo-Zugänge leitung, schreiber sind abgeschaltet" in (tmp_path / "venue.log").read_text()
+    )
+    conn = sqlite3.connect(data / "binokel.sqlite3")
+    accounts = conn.execute(
+        "SELECT username, is_active, password FROM auth_user ORDER BY username"
+    ).fetchall()
+    conn.close()
+    assert [(name, active, hashed[:1]) for name, active, hashed in accounts] == [
+        ("leitung", 0, "!"),  # unusable password, inactive
+        ("schreiber", 0, "!"),
+    ]
 
 
 def test_secret_key_is_made_once_with_owner_only_rights(tmp_path):

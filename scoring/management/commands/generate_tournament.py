@@ -15,7 +15,7 @@ from django.db import transaction
 
 from rules.simulate import simulate_hand
 from scoring import services
-from scoring.roles import CLERK_GROUP, DIRECTOR_GROUP
+from scoring.demo import DEMO_USERS
 from tournament import services as tournament_services
 from tournament.models import Player, Tournament
 
@@ -36,11 +36,6 @@ CLUBS = (
     "TSV Wendlingen",
     "Gasthaus Ochsen Stammtisch",
     "",
-)
-
-DEMO_USERS = (
-    ("leitung", "leitung-demo", DIRECTOR_GROUP),
-    ("schreiber", "schreiber-demo", CLERK_GROUP),
 )
 
 
