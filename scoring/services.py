@@ -101,6 +101,16 @@ class StaleEntry(Exception):
         super().__init__(f"hand {hand.pk} is at version {hand.version}")
 
 
+class RulingStands(Exception):
+    """A write would change what a director's ruling decided on a hand (security review,
+    round 3, finding 4).  ``field`` is the form field the message belongs to;
+    ``str()`` is the German message."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        super().__init__(message)
+
+
 def table_seats(table: Table) -> list[Seat]:
     """The table's seats in position order, with registrations and players loaded."""
     return list(table.seats.select_related("registration__player").order_by("position"))
@@ -375,6 +385,9 @@ def save_hand(
                 hand, seats, positions, round_.number, tournament.pk, tournament.ruleset
             )
             transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    except RulingStands as exc:
+        evaluation.errors.setdefault(exc.field, []).append(str(exc))
+        return None, evaluation
     except IntegrityError as exc:
         # the same new game number committed meanwhile by another clerk
         current = Hand.objects.filter(table=table, number=entry.number).first()
@@ -414,8 +427,42 @@ def _write_hand(table, number, values, user, expected_version, reason, via=None)
         return hand
     if expected_version is None or expected_version != hand.version:
         raise StaleEntry(hand)
+    _check_ruling(hand, values, user, via)
     _supersede(hand, values, user, reason, source, via)
     return hand
+
+
+def _check_ruling(hand: Hand, values: dict, user, via: TableSource | None) -> None:
+    """Raise :class:`RulingStands` when a correction of ``hand`` would undo a director's
+    ruling on it: through a table link any change of a ruled hand (the players call the
+    director instead); by a clerk a penalty other than the latest ruling's.  The director
+    (``tournament.change_round``) may correct it; the history keeps both versions."""
+    rulings = Ruling.objects.filter(table_id=hand.table_id, hand_number=hand.number)
+    if not rulings.exists():
+        return
+    if via is not None:
+        raise RulingStands(
+            "__all__",
+            _(
+                "Zu Spiel %(n)s hat die Turnierleitung entschieden; am Tisch lässt es sich "
+                "nicht mehr ändern. Bitte die Turnierleitung rufen."
+            )
+            % {"n": hand.number},
+        )
+    if user is not None and user.has_perm("tournament.change_round"):
+        return
+    ruled = rulings.exclude(consequence="").order_by("-decided_at", "-pk").first()
+    if ruled is None:
+        return
+    if (values["penalty_type"], values["penalty_seat"]) != (ruled.consequence, ruled.offender):
+        raise RulingStands(
+            "penalty_type",
+            _(
+                "Die Strafe in Spiel %(n)s hat die Turnierleitung entschieden; ändern kann "
+                "sie nur die Turnierleitung."
+            )
+            % {"n": hand.number},
+        )
 
 
 def check_link_live(link: TableLink, round_: Round) -> None:

@@ -67,28 +67,31 @@ def _wants_json(request: HttpRequest) -> bool:
 def table_link_view(view):
     """Resolve the token of the URL into its live link and pass it on as ``link``; a link
     that does not open its table gets the page that says why (404/410/403), in JSON for the
-    phone's offline queue; too many requests for the token or from the address get 429
-    (:mod:`scoring.throttle`).  Every answer carries ``Referrer-Policy: strict-origin``."""
+    phone's offline queue; too many requests for a valid token or from its address, or too
+    many unknown tokens from an address or with one prefix, get 429 (:mod:`scoring.throttle`:
+    the token is looked up first, so guesses never throttle valid links).  Every answer carries ``Referrer-Policy: strict-origin``."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args, **kwargs):
-        if throttle.limited(request, token):
-            return _private(
-                _refused(
-                    request,
-                    "throttled",
-                    _("Zu viele Anfragen in kurzer Zeit. Bitte eine Minute warten und neu laden."),
-                )
-            )
         try:
             link = links.resolve(token)
         except links.LinkRefused as exc:
-            if exc.reason in ("unknown", "revoked"):
-                throttle.count_miss(request)
+            if exc.reason in ("unknown", "revoked") and throttle.count_miss(request, token):
+                return _private(_throttled(request))
             return _private(_refused(request, exc.reason, str(exc)))
+        if throttle.limited(request, link.token):
+            return _private(_throttled(request))
         return _private(view(request, link, *args, **kwargs))
 
     return wrapper
+
+
+def _throttled(request: HttpRequest) -> HttpResponse:
+    return _refused(
+        request,
+        "throttled",
+        _("Zu viele Anfragen in kurzer Zeit. Bitte eine Minute warten und neu laden."),
+    )
 
 
 def _refused(request: HttpRequest, reason: str, message: str) -> HttpResponse:

@@ -1,14 +1,20 @@
 """Throttling of the table-entry links (django-ratelimit, counters in Django's cache).
 
-Three limits, each a django-ratelimit rate (``"300/m"``), set in settings:
+Limits, each a django-ratelimit rate (``"300/m"``), set in settings:
 
 - ``TABLE_LINK_RATE_TOKEN`` per token: one table's phones, live validation included
   (htmx checks the form 300 ms after typing stops, so a table typing a hand sends a few
   dozen requests a minute);
-- ``TABLE_LINK_RATE_ADDRESS`` per address over all tokens: generous, because a whole venue
-  may reach a hosted server through one router address;
-- ``TABLE_LINK_RATE_MISSES`` per address for unknown or revoked tokens: guessing tokens is
-  hopeless at 160 bits, and this keeps a guesser from even trying at speed.
+- ``TABLE_LINK_RATE_ADDRESS`` per address over all *valid* tokens: generous, because a
+  whole venue may reach a hosted server through one router address;
+- ``TABLE_LINK_RATE_MISSES`` for unknown or revoked tokens, per address and per guessed
+  prefix (the first :data:`PREFIX` characters): guessing tokens is hopeless at 160 bits,
+  and this keeps a guesser from even trying at speed.  Misses are counted and refused only
+  for requests whose token turned out unknown, after the lookup: a guesser behind the
+  hall's router address never locks out the valid links of the same address (security
+  review, round 3, finding 6);
+- ``TABLE_CONFIRM_CODE_RATE`` per token for wrong confirmation codes
+  (:func:`code_guesses_left`).
 
 The cache must be shared by the server's processes for the limits to hold across them
 (Redis with ``REDIS_URL``; the default local-memory cache counts per process).
@@ -19,49 +25,68 @@ from __future__ import annotations
 from django.conf import settings
 from django_ratelimit.core import get_usage, is_ratelimited
 
+#: characters of a guessed token that make its "prefix" for counting misses
+PREFIX = 8
 
-def _token_key(token: str):
+
+def _fixed_key(value: str):
     def key(group, request) -> str:
-        return token
+        return value
 
     return key
 
 
 def limited(request, token: str) -> bool:
-    """Count this request against its token and its address; ``True`` when either limit
-    is exceeded, or the address has used up its misses (then nothing is counted)."""
-    misses = get_usage(
+    """Count a request for a *valid* link against its token and, unless the token is over
+    its own limit, against its address; ``True`` when either limit is exceeded.  Called
+    after the token resolved, so unknown tokens never use up a shared address's budget."""
+    if is_ratelimited(
         request,
-        group="table-link-miss",
-        key="ip",
-        rate=settings.TABLE_LINK_RATE_MISSES,
-        increment=False,
-    )
-    if misses is not None and misses["count"] >= misses["limit"]:
+        group="table-link-token",
+        key=_fixed_key(token[:64]),
+        rate=settings.TABLE_LINK_RATE_TOKEN,
+        increment=True,
+    ):
         return True
-    by_address = is_ratelimited(
+    return is_ratelimited(
         request,
         group="table-link-address",
         key="ip",
         rate=settings.TABLE_LINK_RATE_ADDRESS,
         increment=True,
     )
-    by_token = is_ratelimited(
-        request,
-        group="table-link-token",
-        key=_token_key(token[:64]),
-        rate=settings.TABLE_LINK_RATE_TOKEN,
-        increment=True,
-    )
-    return by_address or by_token
 
 
-def count_miss(request) -> None:
-    """Count a request with an unknown or revoked token against its address."""
-    is_ratelimited(
+def count_miss(request, token: str) -> bool:
+    """Count a request with an unknown or revoked ``token`` against its address and the
+    token's first :data:`PREFIX` characters; ``True`` when either has used up its misses
+    (the request then gets 429 instead of "unknown link")."""
+    by_address = is_ratelimited(
         request,
         group="table-link-miss",
         key="ip",
         rate=settings.TABLE_LINK_RATE_MISSES,
         increment=True,
     )
+    by_prefix = is_ratelimited(
+        request,
+        group="table-link-miss-prefix",
+        key=_fixed_key(token[:PREFIX]),
+        rate=settings.TABLE_LINK_RATE_MISSES,
+        increment=True,
+    )
+    return by_address or by_prefix
+
+
+def code_guesses_left(request, token: str, wrong: bool) -> bool:
+    """Whether the table of ``token`` may still try a confirmation code: ``False`` once
+    ``TABLE_CONFIRM_CODE_RATE`` wrong codes were sent for it.  ``wrong``: count this
+    attempt as a wrong code."""
+    usage = get_usage(
+        request,
+        group="table-confirm-code",
+        key=_fixed_key(token[:64]),
+        rate=settings.TABLE_CONFIRM_CODE_RATE,
+        increment=wrong,
+    )
+    return usage is None or not usage["should_limit"]

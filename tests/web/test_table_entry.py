@@ -360,7 +360,9 @@ def test_throttled_per_token_with_a_clear_page(at_table, settings):
     assert phone().get(page(other)).status_code == 200
 
 
-def test_guessing_tokens_is_throttled_per_address(at_table, settings):
+def test_guessing_tokens_is_throttled_per_address_and_prefix_never_the_valid_links(
+    at_table, settings
+):
     settings.TABLE_LINK_RATE_MISSES = "5/h"  # an hour's window: see the test above
     link = links.live_link(three_table(at_table))
     client = phone()
@@ -369,9 +371,15 @@ def test_guessing_tokens_is_throttled_per_address(at_table, settings):
         for i in range(6)
     ]
     assert codes == [404] * 5 + [429]
-    # the address is now refused for a while, even with a right token
-    assert client.get(page(link)).status_code == 429
-    assert phone().get(page(link), REMOTE_ADDR="10.0.0.9").status_code == 200
+    # behind the hall's one router address the valid links go on working (round 3, 6.)
+    assert [client.get(page(link)).status_code for _ in range(3)] == [200] * 3
+    assert phone().post(page(link), form_data(link.table)).status_code == 302
+    # the guessed prefix is refused from any address; another prefix elsewhere is not
+    other = phone()
+    guess = reverse("table_entry:page", args=["guess" + "0" * 21 + "9"])  # same 8 first
+    assert other.get(guess, REMOTE_ADDR="10.0.0.9").status_code == 429
+    fresh = reverse("table_entry:page", args=["other" + "9" * 22])
+    assert other.get(fresh, REMOTE_ADDR="10.0.0.9").status_code == 404
 
 
 def test_csrf_is_kept_on_table_pages(at_table):
