@@ -126,6 +126,9 @@ class Sheet:
     # the table's private entry link and its QR code (data URI), blank sheets only
     link_address: str = ""
     link_qr: str = ""
+    #: the four digits an opponent types once before "stimmt" (only where the players
+    #: confirm at the table: :func:`scoring.table_entry_services.confirmation_code`)
+    confirm_code: str = ""
     teams: dict[int, str] = field(default_factory=dict)
     teams_text: str = ""
 
@@ -276,10 +279,16 @@ class TableCard:
     first_dealer: int
     link_address: str = ""
     link_qr: str = ""
+    #: the four digits an opponent types once before "stimmt" (only where the players
+    #: confirm at the table: :func:`scoring.table_entry_services.confirmation_code`)
+    confirm_code: str = ""
 
 
 def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[TableCard]:
     """One :class:`TableCard` per table of ``round_``, in table order.
+
+    Where the players confirm each other's hands, the card also carries the table's
+    confirmation code (:attr:`TableCard.confirm_code`).
 
     The card stands on the table where everyone in the hall can read it, so it names only
     players who consented (:func:`consents`), like the table plan; the others by start
@@ -313,6 +322,8 @@ def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[
         if table.pk in live_links:
             card.link_address = _link_address(live_links[table.pk], link_base)
             card.link_qr = qr_data_uri(card.link_address)
+            if table_entry_services.confirms_at_table(round_.tournament):
+                card.confirm_code = table_entry_services.confirmation_code(live_links[table.pk])
         cards.append(card)
     return cards
 

@@ -164,6 +164,7 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
         "entered": hands_count,
         "show_form": correcting or hands_count < tournament.games_per_round,
         "by_opponent": links.confirms_at_table(tournament),
+        "confirmer": links.is_confirmer(request.session, link),
         "next_deal": _next_deal(table, seats),
         "field_errors": field_errors,
         "rare_melds": _rare_melds(seats, evaluation),
@@ -343,6 +344,8 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
     if hand is None:
         messages.error(request, _("Spiel %(n)s gibt es an diesem Tisch nicht.") % {"n": number})
         return back
+    if not links.is_confirmer(request.session, link) and not _code_accepted(request, link):
+        return back
     device = links.device_id(request.session)
     try:
         services.confirm_hand_at_table(hand, links.source(link, device), version)
@@ -358,6 +361,29 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
     except PermissionError as exc:
         return _refused(request, "closed", str(exc))
     return back
+
+
+def _code_accepted(request: HttpRequest, link) -> bool:
+    """Check the confirmation code sent with a first "stimmt" from this phone
+    (:func:`scoring.table_entry_services.check_confirmation_code`); a wrong or missing code
+    leaves a message and counts against the table's wrong codes."""
+    if not throttle.code_guesses_left(request, link.token, wrong=False):
+        messages.error(
+            request,
+            _("Zu viele falsche Tischcodes. Bitte die Turnierleitung rufen."),
+        )
+        return False
+    if links.check_confirmation_code(request.session, link, request.POST.get("code", "")):
+        return True
+    throttle.code_guesses_left(request, link.token, wrong=True)
+    messages.error(
+        request,
+        _(
+            "Tischcode: bitte die vier Ziffern von der Tischkarte eingeben; „stimmt“ tippt "
+            "ein Gegenspieler, der die Karte vor sich hat."
+        ),
+    )
+    return False
 
 
 # ---------------------------------------------------------------------------- director
@@ -432,6 +458,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
                     "link": link,
                     "address": address,
                     "qr": qr.qr_data_uri(address),
+                    "code": links.confirmation_code(link),
                 }
             )
     response = render(

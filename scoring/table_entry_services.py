@@ -5,6 +5,18 @@ holds it may enter and confirm the hands of that one table while its round runs,
 else.  Writes go through :func:`scoring.services.save_hand` and
 :func:`scoring.services.confirm_hand_at_table` with a :class:`~scoring.services.TableSource`,
 so the rules engine, the optimistic version check and the history are the clerk's.
+
+What "bestätigt" proves (security review, round 3, finding 5).  A table has no accounts, so
+nothing can prove that a *different person* confirmed: one player with two browsers (a
+private window is enough) is two "phones".  What a confirmation does prove: it came from a
+browser session other than the one that entered the hand, and that session once typed the
+table's confirmation code (:func:`confirmation_code`, four digits printed on the table card
+beside the QR code and shown on the director's Tisch-Links page, never on the phone page).
+So a link that left the table (a forwarded photo of the QR code) can enter hands but not
+confirm them, and a confirmation needs someone with the card in front of them.  Wrong codes
+are throttled per table (:func:`scoring.throttle.code_guesses_left`).  The independent check
+is still the clerk's or the director's look at the provisional hands before the round
+closes, and the score sheet signed at the table.
 """
 
 from __future__ import annotations
@@ -14,6 +26,7 @@ import secrets
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from tournament import services as tournament_services
@@ -27,6 +40,10 @@ from .services import TableSource
 TOKEN_BYTES = 20
 #: session key under which a phone keeps its random device id
 DEVICE_SESSION_KEY = "table_device"
+#: session key listing the links (ids) whose confirmation code this phone has typed
+CONFIRMER_SESSION_KEY = "table_confirmer"
+#: digits of a table's confirmation code
+CODE_DIGITS = 4
 
 
 class LinkRefused(Exception):
@@ -160,3 +177,28 @@ def source(link: TableLink, device: str) -> TableSource:
 def confirms_at_table(tournament: Tournament) -> bool:
     """Whether an opponent's phone confirms hands entered at the table (else a clerk)."""
     return tournament.table_entry == Tournament.TableEntry.OPPONENT
+
+
+def confirmation_code(link: TableLink) -> str:
+    """The table's confirmation code: :data:`CODE_DIGITS` decimal digits derived from the
+    link's token with the server's secret key (an HMAC), so it changes with a new link and
+    cannot be worked out from the link itself.  Printed on the table card, shown to the
+    director; the phone page never shows it."""
+    digest = salted_hmac("binokel.table-link.confirmation-code", link.token).hexdigest()
+    return f"{int(digest, 16) % 10**CODE_DIGITS:0{CODE_DIGITS}d}"
+
+
+def is_confirmer(session, link: TableLink) -> bool:
+    """Whether the phone of ``session`` has typed ``link``'s confirmation code."""
+    return link.pk in session.get(CONFIRMER_SESSION_KEY, [])
+
+
+def check_confirmation_code(session, link: TableLink, code: str) -> bool:
+    """Whether ``code`` (as typed; spaces ignored) is ``link``'s confirmation code; if so
+    the phone of ``session`` is remembered as a confirmer of that link."""
+    typed = "".join((code or "").split())
+    if not secrets.compare_digest(typed.encode(), confirmation_code(link).encode()):
+        return False
+    known = [pk for pk in session.get(CONFIRMER_SESSION_KEY, []) if isinstance(pk, int)]
+    session[CONFIRMER_SESSION_KEY] = [*known[-20:], link.pk]
+    return True

@@ -80,8 +80,8 @@ def count_miss(request, token: str) -> bool:
 
 def code_guesses_left(request, token: str, wrong: bool) -> bool:
     """Whether the table of ``token`` may still try a confirmation code: ``False`` once
-    ``TABLE_CONFIRM_CODE_RATE`` wrong codes were sent for it.  ``wrong``: count this
-    attempt as a wrong code."""
+    ``TABLE_CONFIRM_CODE_RATE`` wrong codes were sent for it in the current window.
+    ``wrong``: first count this attempt as a wrong code."""
     usage = get_usage(
         request,
         group="table-confirm-code",
@@ -89,4 +89,4 @@ def code_guesses_left(request, token: str, wrong: bool) -> bool:
         rate=settings.TABLE_CONFIRM_CODE_RATE,
         increment=wrong,
     )
-    return usage is None or not usage["should_limit"]
+    return usage is None or usage["count"] < usage["limit"]

@@ -93,11 +93,14 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # Table-entry links (/t/<token>/), throttled with django-ratelimit (scoring/throttle.py):
-# per token (one table's phones, live validation included), per address over all tokens
-# (a venue may share one router address), and unknown/revoked tokens per address.
+# per token (one table's phones, live validation included), per address over all valid
+# tokens (a venue may share one router address), and unknown/revoked tokens per address and
+# per guessed prefix (never the valid links of a shared address).
 TABLE_LINK_RATE_TOKEN = os.environ.get("BINOKEL_TABLE_LINK_RATE_TOKEN", "300/m")
 TABLE_LINK_RATE_ADDRESS = os.environ.get("BINOKEL_TABLE_LINK_RATE_ADDRESS", "3000/m")
 TABLE_LINK_RATE_MISSES = os.environ.get("BINOKEL_TABLE_LINK_RATE_MISSES", "30/m")
+# wrong confirmation codes per table link (the code printed on the table card: 4 digits)
+TABLE_CONFIRM_CODE_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_RATE", "10/10m")
 # django-ratelimit is used through its functions only (not an installed app); its
 # decorator's 403 is not used: a throttled phone gets the 429 page of scoring.table_entry.
 # When the cache cannot count (Redis down: tournament.cache answers as an empty cache), the

@@ -115,13 +115,16 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     assert page.locator("#pending li").count() == 0
     assert all(h.history.count() == 1 for h in Hand.objects.all())  # saved exactly once
 
-    # an opponent's phone confirms every hand with "stimmt"
+    # an opponent's phone confirms every hand with "stimmt", typing the table card's code
+    # once (the phone page never shows it)
     opponent = browser.new_context(**PHONE).new_page()
     opponent.goto(url)
     assert page.locator("button:has-text('stimmt')").count() == 0  # not on the own phone
+    opponent.locator("input[name=code]").first.fill(links.confirmation_code(links.live_link(table)))
     for _ in range(3):
         with opponent.expect_navigation():
             opponent.locator("button:has-text('stimmt')").first.click()
+    assert opponent.locator("input[name=code]").count() == 0  # remembered by this phone
     assert all(h.confirmed for h in Hand.objects.all())
 
     # the standings show the points, not provisional

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from scoring import services
 from scoring import table_entry_services as links
@@ -69,3 +70,64 @@ def test_a_clerk_keeps_the_ruling_s_penalty_and_the_director_may_change_it(
     assert _stored(table) == before
     hand, evaluation = services.save_hand(table, cleared, director, expected_version=2, reason="x")
     assert hand is not None and (hand.version, hand.penalty_type) == (3, "")
+
+
+def test_stimmt_needs_the_code_from_the_table_card_once_per_phone(at_table, settings):
+    settings.TABLE_CONFIRM_CODE_RATE = "3/h"  # an hour's window: no window ends mid-test
+    table = three_table(at_table)
+    link = links.live_link(table)
+    scorer, opponent = phone(), phone()
+    scorer.post(page(link), form_data(table))
+    scorer.post(page(link), form_data(table, number=2, dealer=1))
+    code = links.confirmation_code(link)
+    assert len(code) == 4 and code.isdigit()
+    # the phone page never shows the code, to the entering phone or any other
+    for client in (scorer, opponent):
+        assert code not in client.get(page(link)).content.decode().replace(link.token, "")
+    confirm = reverse("table_entry:confirm", args=[link.token])
+    wrong = f"{(int(code) + 1) % 10000:04d}"
+    for sent in ({}, {"code": wrong}):
+        response = opponent.post(confirm, {"spiel": 1, "version": 1, **sent}, follow=True)
+        assert "Tischcode" in response.content.decode()
+    assert not Hand.objects.filter(confirmed_at__isnull=False).exists()
+    opponent.post(confirm, {"spiel": 1, "version": 1, "code": f" {code[:2]} {code[2:]} "})
+    # once typed, the phone confirms the next hand with one tap
+    opponent.post(confirm, {"spiel": 2, "version": 1})
+    assert set(
+        Hand.objects.filter(confirmed_at__isnull=False).values_list("number", flat=True)
+    ) == {
+        1,
+        2,
+    }
+
+
+def test_wrong_codes_are_throttled_per_table(at_table, settings):
+    settings.TABLE_CONFIRM_CODE_RATE = "3/h"
+    table = three_table(at_table)
+    link = links.live_link(table)
+    phone().post(page(link), form_data(table))
+    code = links.confirmation_code(link)
+    wrong = f"{(int(code) + 1) % 10000:04d}"
+    confirm = reverse("table_entry:confirm", args=[link.token])
+    guesser = phone()
+    for _ in range(3):
+        guesser.post(confirm, {"spiel": 1, "version": 1, "code": wrong})
+    # the right code no longer helps for a while: a guesser cannot walk through 10,000 codes
+    response = phone().post(confirm, {"spiel": 1, "version": 1, "code": code}, follow=True)
+    assert "Zu viele falsche Tischcodes" in response.content.decode()
+    assert not Hand.objects.get().confirmed
+
+
+def test_the_code_is_on_the_table_card_and_the_director_s_links_page(at_table, director, client):
+    from printing.documents import table_cards
+
+    table = three_table(at_table)
+    link = links.live_link(table)
+    code = links.confirmation_code(link)
+    card = next(c for c in table_cards(table.round) if c.number == table.number)
+    assert card.confirm_code == code
+    client.force_login(director)
+    listing = client.get(reverse("table_entry:director", args=[at_table.pk]))
+    assert code in listing.content.decode()
+    renewed = links.renew_link(table)
+    assert links.confirmation_code(renewed) != code or renewed.token != link.token

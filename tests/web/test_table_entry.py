@@ -149,11 +149,12 @@ def test_opponent_confirms_with_stimmt_but_not_the_entering_phone(at_table, clie
     # provisional in the public standings until confirmed
     standings = client.get(reverse("scoring:standings", args=[at_table.pk])).content.decode()
     assert "vorläufig" in standings or "unbestätigt" in standings
-    scorer.post(confirm, {"spiel": 1, "version": 1})
+    code = links.confirmation_code(link)
+    scorer.post(confirm, {"spiel": 1, "version": 1, "code": code})
     hand.refresh_from_db()
     assert not hand.confirmed
     assert "stimmt" in opponent.get(page(link)).content.decode()
-    opponent.post(confirm, {"spiel": 1, "version": 1})
+    opponent.post(confirm, {"spiel": 1, "version": 1, "code": code})
     hand.refresh_from_db()
     assert hand.confirmed and hand.confirmer.startswith(f"Tisch {table.number} (Link), Gerät")
     assert all(not r.provisional for r in _standings(at_table))
@@ -182,7 +183,10 @@ def test_with_clerk_confirmation_the_table_cannot_confirm_but_the_clerk_can(
     table = three_table(at_table)
     link = links.live_link(table)
     phone().post(page(link), form_data(table))
-    phone().post(reverse("table_entry:confirm", args=[link.token]), {"spiel": 1, "version": 1})
+    phone().post(
+        reverse("table_entry:confirm", args=[link.token]),
+        {"spiel": 1, "version": 1, "code": links.confirmation_code(link)},
+    )
     hand = Hand.objects.get()
     assert not hand.confirmed
     client.force_login(clerk)
@@ -211,7 +215,8 @@ def test_token_cannot_write_another_table(at_table):
     services.save_hand(other, _input(other), None)
     other_hand = other.hands.get()
     response = client.post(
-        reverse("table_entry:confirm", args=[link.token]), {"spiel": 1, "version": 1}
+        reverse("table_entry:confirm", args=[link.token]),
+        {"spiel": 1, "version": 1, "code": links.confirmation_code(link)},
     )
     assert response.status_code == 302
     other_hand.refresh_from_db()
