@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from rules import Ruleset
+from tournament.forms import IdChoiceField
 from tournament.models import Category, Seat, Tournament
 
 from .models import Hand, Prize
@@ -378,6 +379,7 @@ class PrizeForm(forms.ModelForm):
     class Meta:
         model = Prize
         fields = ["kind", "place", "place_to", "category", "cash", "description"]
+        field_classes = {"category": IdChoiceField}  # only ids reach the database
         widgets = {
             "place": forms.NumberInput(attrs={"min": 1, "max": 9999, "size": 4}),
             "place_to": forms.NumberInput(attrs={"min": 1, "max": 9999, "size": 4}),

@@ -6,11 +6,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.db import transaction
-from django.forms import modelformset_factory
+from django.forms import BaseModelFormSet, modelformset_factory
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from tournament.forms import IdChoiceField
 from tournament.models import Tournament
 
 from . import selectors, services
@@ -18,7 +19,28 @@ from .forms import PrizeForm, TieBreakForm
 from .models import Prize
 from .prizes import prize_list
 
-PrizeFormSet = modelformset_factory(Prize, form=PrizeForm, extra=3, can_delete=True)
+
+class BasePrizeFormSet(BaseModelFormSet):
+    """Each line's hidden ``id`` is an :class:`~tournament.forms.IdChoiceField`: a value
+    that is no id (a 30-digit number, a sign) is refused as an invalid choice naming the
+    field, before it reaches the database."""
+
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        name = self.model._meta.pk.name
+        field = form.fields[name]
+        form.fields[name] = IdChoiceField(
+            field.queryset,
+            initial=field.initial,
+            required=False,
+            widget=field.widget,
+            label=_("Preis-Nr."),
+        )
+
+
+PrizeFormSet = modelformset_factory(
+    Prize, form=PrizeForm, formset=BasePrizeFormSet, extra=3, can_delete=True
+)
 
 
 @login_required

@@ -560,7 +560,13 @@ def validate(data, using: str = DEFAULT_DB_ALIAS) -> dict[str, ModelPlan]:
         raise _refuse(_("Die Datei ist beschädigt: »migrations« hat die falsche Form."))
     applied = set(MigrationRecorder(connections[using]).applied_migrations())
     for app, names in migrations.items():
-        for name in names if isinstance(names, list) else [names]:
+        names = names if isinstance(names, list) else [names]
+        if not all(isinstance(name, str) for name in names):
+            raise _refuse(
+                _("Die Datei ist beschädigt: »migrations« von %(app)s hat die falsche Form."),
+                app=app,
+            )
+        for name in names:
             if (app, name) not in applied:
                 raise _refuse(
                     _(
@@ -1306,13 +1312,14 @@ def run_import(data: dict, using: str = DEFAULT_DB_ALIAS, rescore: bool = False)
     :attr:`ImportReport.clerks`.  Timestamps are kept as exported.  Raises
     :class:`TransferError` (German message naming row and field); nothing is written then.
     """
-    plan = validate(data, using)
-    tournament_obj = next(o for o in data["objects"] if o["model"] == Tournament._meta.label_lower)
-    _check_ruleset(tournament_obj["fields"])
-    order = {entry.label: i for i, entry in enumerate(plan.values())}
-    objects = sorted(data["objects"], key=lambda o: order[o["model"]])  # stable: file order
-    importer = _Importer(plan, objects, using)
     try:
+        plan = validate(data, using)
+        label = Tournament._meta.label_lower
+        tournament_obj = next(o for o in data["objects"] if o["model"] == label)
+        _check_ruleset(tournament_obj["fields"])
+        order = {entry.label: i for i, entry in enumerate(plan.values())}
+        objects = sorted(data["objects"], key=lambda o: order[o["model"]])  # stable: file order
+        importer = _Importer(plan, objects, using)
         with transaction.atomic(using=using):
             for obj in objects:
                 importer.add(obj)

@@ -8,18 +8,105 @@ from decimal import Decimal
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from rules import PRESETS
-from scoring.roles import CLERK_GROUP
+from scoring.params import id_value
+from tournament.roles import CLERK_GROUP
 
 from .models import Player, Registration, Series, Table, Tournament
 
 #: Highest lost-game fee in euros the set-up form accepts; more is almost surely cents typed
 #: as euros (a club charges cents to a few euros per lost game).
 MAX_FEE = Decimal("20")
+
+
+# --------------------------------------------------------------------------- id fields
+
+
+def _shown(value) -> str:
+    """``value`` as a short printable text for an error message."""
+    text = str(value)
+    shown = "".join(c if c.isprintable() else "?" for c in text[:24])
+    return f"{shown}…" if len(text) > 24 else shown
+
+
+def _id_error(field: forms.Field, value, message) -> ValidationError:
+    """The error of an id field: ``message`` naming the field (its label) and the value."""
+    return ValidationError(
+        message, code="invalid_choice", params={"field": field.label or "", "value": _shown(value)}
+    )
+
+
+class IdField(forms.IntegerField):
+    """A primary key typed into a form (a player's number): ASCII digits 1 …
+    :data:`scoring.params.MAX_ID` only.  Anything else is refused with a message naming the
+    field before it reaches the database (where SQLite raises ``OverflowError`` for a number
+    beyond 64 bits and PostgreSQL an out-of-range error)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        number = id_value(str(value).strip())
+        if number is None:
+            raise _id_error(self, value, _("„%(field)s“: %(value)s ist keine gültige Nummer."))
+        return number
+
+
+class IdChoiceMixin:
+    """For choice fields of model instances by primary key: a value that is no id
+    (:func:`scoring.params.id_value`: ASCII digits 1 … ``MAX_ID``) is refused as an invalid
+    choice before any query, and every invalid choice is named with the field's label."""
+
+    invalid_id_message = _("„%(field)s“: %(value)s ist keine gültige Auswahl.")
+
+    def _check_id(self, value) -> None:
+        if not isinstance(value, self.queryset.model) and id_value(value) is None:
+            raise _id_error(self, value, self.invalid_id_message)
+
+    def _named(self, exc: ValidationError, value) -> ValidationError:
+        """Django's own "invalid choice" error, reworded to name the field."""
+        if getattr(exc, "code", None) == "invalid_choice":
+            return _id_error(self, (exc.params or {}).get("value", value), self.invalid_id_message)
+        return exc
+
+
+class IdChoiceField(IdChoiceMixin, forms.ModelChoiceField):
+    """``ModelChoiceField`` by primary key that refuses what is no id (:class:`IdChoiceMixin`)."""
+
+    def to_python(self, value):
+        if value in self.empty_values or isinstance(value, self.queryset.model):
+            return super().to_python(value)
+        self._check_id(value)
+        try:
+            return super().to_python(value)
+        except ValidationError as exc:
+            raise self._named(exc, value) from exc
+
+
+class IdMultipleChoiceField(IdChoiceMixin, forms.ModelMultipleChoiceField):
+    """``ModelMultipleChoiceField`` by primary key that refuses what is no id
+    (:class:`IdChoiceMixin`); Django would send every value to the database in one
+    ``pk__in`` query, which is where a 30-digit number made a 500."""
+
+    def _check_values(self, value):
+        try:
+            values = sorted(frozenset(value), key=str)
+        except TypeError:  # not a list of values: Django's own error
+            return super()._check_values(value)
+        for item in values:
+            self._check_id(item)
+        try:
+            return super()._check_values(value)
+        except ValidationError as exc:
+            raise self._named(exc, value) from exc
 
 
 class TournamentForm(forms.Form):
@@ -84,7 +171,7 @@ class TournamentForm(forms.Form):
         help_text=Tournament._meta.get_field("tie_break").help_text,
     )
 
-    clerks = forms.ModelMultipleChoiceField(
+    clerks = IdMultipleChoiceField(
         label=_("Schreiber dieses Turniers"),
         queryset=get_user_model().objects.none(),
         required=False,
@@ -161,7 +248,7 @@ class RegistrationForm(forms.ModelForm):
     )
     first_round = forms.IntegerField(label=_("ab Runde"), min_value=1, max_value=99, initial=1)
     # set by the type-ahead when a known player is chosen (static/js/registration.js)
-    player_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player_id = IdField(label=_("Spieler-Nr."), required=False, widget=forms.HiddenInput)
 
     class Meta:
         model = Player
@@ -268,8 +355,8 @@ class PlayerMergeForm(forms.Form):
     """Two records of one person by their player numbers: ``keep`` stays, ``duplicate``
     is merged into it (:func:`tournament.services.merge_players`)."""
 
-    keep = forms.IntegerField(label=_("Behalten: Spieler-Nr."), min_value=1)
-    duplicate = forms.IntegerField(label=_("Zusammenführen: Spieler-Nr."), min_value=1)
+    keep = IdField(label=_("Behalten: Spieler-Nr."))
+    duplicate = IdField(label=_("Zusammenführen: Spieler-Nr."))
 
     def players(self) -> tuple[Player, Player]:
         """The two players; raises ``ValidationError`` naming the field of an unknown
@@ -293,7 +380,7 @@ class SeriesForm(forms.Form):
     season = forms.CharField(
         label=_("Saison"), max_length=40, help_text=_("z. B. 2026 oder 2026/27")
     )
-    tournaments = forms.ModelMultipleChoiceField(
+    tournaments = IdMultipleChoiceField(
         label=_("Turniere (Abende)"),
         queryset=Tournament.objects.order_by("-date", "name"),
         widget=forms.CheckboxSelectMultiple,

@@ -15,6 +15,8 @@ from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from scoring.params import parse_number
+
 from . import services
 from .forms import (
     PairForm,
@@ -154,11 +156,9 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("tournament:registrations", pk=pk)
     elif action == "categories":
         members = {
-            c.pk: [
-                int(n)
-                for n in request.POST.getlist(f"cat-{c.pk}")
-                if n.isascii() and n.isdigit() and len(n) < 10
-            ]
+            c.pk: _posted_start_numbers(
+                request, tournament, f"cat-{c.pk}", _("Kategorie %(name)s") % {"name": c}
+            )
             for c in tournament.categories.all()
         }
         changed = services.set_categories(tournament, members)
@@ -175,18 +175,21 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("Paar %(n)s gebildet.") % {"n": number})
             return redirect("tournament:registrations", pk=pk)
     elif action == "unpair":
-        value = request.POST.get("pair", "")
-        if value.isascii() and value.isdigit() and len(value) < 6:
-            try:
-                services.split_pair(tournament, int(value))
-            except ValidationError as exc:
-                for error in exc.messages:
-                    messages.error(request, error)
-            else:
-                messages.success(request, _("Paar %(n)s aufgelöst.") % {"n": value})
+        value = parse_number(request.POST.get("pair"), _("Paar"), MAX_PAIR)
+        if not tournament.registrations.filter(pair=value).exists():
+            raise BadRequest(
+                _("„%(name)s“: Paar %(n)s gibt es nicht.") % {"name": _("Paar"), "n": value}
+            )
+        try:
+            services.split_pair(tournament, value)
+        except ValidationError as exc:
+            for error in exc.messages:
+                messages.error(request, error)
+        else:
+            messages.success(request, _("Paar %(n)s aufgelöst.") % {"n": value})
         return redirect("tournament:registrations", pk=pk)
     elif action == "consent":
-        numbers = [int(n) for n in request.POST.getlist("consent") if n.isascii() and n.isdigit()]
+        numbers = _posted_start_numbers(request, tournament, "consent", _("Zustimmung"))
         changed = services.set_consents(tournament, numbers)
         messages.success(
             request, _("Zustimmung bei %(n)s Anmeldungen eingetragen.") % {"n": changed}
@@ -215,6 +218,37 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
         },
         status=422 if failed else 200,
     )
+
+
+#: Highest start number (:class:`~tournament.forms.RegistrationForm`) and pair number.
+MAX_START_NUMBER = 99_999
+MAX_PAIR = 50_000
+
+
+def _posted_start_numbers(
+    request: HttpRequest, tournament: Tournament, name: str, label: str
+) -> list[int]:
+    """The start numbers ticked in the checkboxes ``name`` of the registrations page.
+
+    Each value holding a digit must be a start number registered for ``tournament``;
+    anything else (a sign, a 30-digit number, an unknown start number) raises
+    ``BadRequest``, a 400 whose message names the column ``label``, before anything is
+    changed or any number reaches the database.  A value without any digit ("x", "on")
+    cannot be meant as a start number and is skipped, as it always was."""
+    values = [v for v in request.POST.getlist(name) if any("0" <= c <= "9" for c in v)]
+    numbers = [parse_number(v, label, MAX_START_NUMBER) for v in values]
+    known = set(
+        tournament.registrations.filter(start_number__in=numbers).values_list(
+            "start_number", flat=True
+        )
+    )
+    unknown = sorted(set(numbers) - known)
+    if unknown:
+        raise BadRequest(
+            _("„%(name)s“: Startnummer %(n)s ist nicht angemeldet.")
+            % {"name": label, "n": unknown[0]}
+        )
+    return numbers
 
 
 @login_required

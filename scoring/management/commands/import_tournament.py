@@ -45,6 +45,16 @@ class Command(BaseCommand):
                 _("%(path)s ist keine gültige JSON-Datei (unvollständig?): %(error)s")
                 % {"path": path, "error": exc}
             ) from exc
+        except (ValueError, RecursionError) as exc:
+            # a number of more than 4,300 digits (Python's limit for reading one) or
+            # brackets nested deeper than the parser's recursion limit
+            raise CommandError(
+                _(
+                    "%(path)s ist keine gültige JSON-Datei: eine Zahl ist zu lang oder die "
+                    "Schachtelung zu tief."
+                )
+                % {"path": path}
+            ) from exc
         try:
             with transaction.atomic():
                 report = transfer.run_import(data, rescore=options["rescore"])
