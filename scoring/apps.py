@@ -12,13 +12,14 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from .roles import ensure_groups
-        from .signals import WATCHED, standings_source_changed
+        from .signals import WATCHED, WATCHED_ON_SAVE, standings_source_changed
 
         post_migrate.connect(ensure_groups, sender=self)
-        for model in WATCHED:
+        for model in WATCHED + WATCHED_ON_SAVE:
             post_save.connect(
                 standings_source_changed, sender=model, dispatch_uid=f"standings-{model}"
             )
+        for model in WATCHED:
             post_delete.connect(
                 standings_source_changed, sender=model, dispatch_uid=f"standings-del-{model}"
             )

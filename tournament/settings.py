@@ -99,6 +99,10 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 TABLE_LINK_RATE_TOKEN = os.environ.get("BINOKEL_TABLE_LINK_RATE_TOKEN", "300/m")
 TABLE_LINK_RATE_ADDRESS = os.environ.get("BINOKEL_TABLE_LINK_RATE_ADDRESS", "3000/m")
 TABLE_LINK_RATE_MISSES = os.environ.get("BINOKEL_TABLE_LINK_RATE_MISSES", "30/m")
+# Renders of the public PDFs (table plan, results list, rules, poster, series) per client
+# address (printing/views.py); a cached copy is served without counting, signed-in staff
+# are not counted.  Over the limit: HTTP 429 until the window has passed.
+PUBLIC_PDF_RATE = os.environ.get("BINOKEL_PUBLIC_PDF_RATE", "20/m")
 # wrong confirmation codes per table link (the code printed on the table card: 4 digits)
 TABLE_CONFIRM_CODE_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_RATE", "10/10m")
 # django-ratelimit is used through its functions only (not an installed app); its
