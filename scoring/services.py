@@ -11,6 +11,7 @@ scores in one transaction; a correction bumps the hand's version and is kept in 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -302,8 +303,12 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
 
 
 def standings_cache_key(tournament_id: int) -> str:
-    """Cache key prefix of a tournament's public standings; bumped on every save."""
-    version = cache.get_or_set(f"standings-version:{tournament_id}", 1)
+    """Cache key prefix of a tournament's public standings; bumped on every save.
+
+    The version counter lives for the cache's default timeout (5 minutes); when it has
+    expired or been evicted it starts again from the clock in nanoseconds, never from 1, so
+    it cannot repeat a number that a page or a PDF still in the cache was stored under."""
+    version = cache.get_or_set(f"standings-version:{tournament_id}", time.time_ns)
     return f"standings:{tournament_id}:{version}"
 
 
@@ -312,7 +317,7 @@ def invalidate_standings(tournament_id: int) -> None:
     try:
         cache.incr(f"standings-version:{tournament_id}")
     except ValueError:
-        cache.set(f"standings-version:{tournament_id}", 2)
+        cache.set(f"standings-version:{tournament_id}", time.time_ns())
 
 
 def save_hand(

@@ -187,3 +187,20 @@ def test_lean_table_body_is_the_markup_django_tables2_renders(
             assert "&lt;b&gt;Keller &amp; Co&lt;/b&gt;" in expected
             assert ("0,00" if language == "de" else "0.00") in expected or round_number
             assert 'class="missed-note"' in expected or round_number
+
+
+def test_the_standings_version_never_repeats_after_its_counter_expired(db):
+    """The counter lives for the cache's default timeout; started again from 1 it would
+    repeat a version that a cached page or PDF (60 s) was stored under."""
+    from django.core.cache import cache
+
+    from scoring import services
+
+    first = services.standings_cache_key(4711)
+    services.invalidate_standings(4711)
+    second = services.standings_cache_key(4711)
+    cache.delete("standings-version:4711")  # expired or evicted
+    third = services.standings_cache_key(4711)
+    services.invalidate_standings(4711)
+    fourth = services.standings_cache_key(4711)
+    assert len({first, second, third, fourth}) == 4
