@@ -12,7 +12,9 @@ the engine, and measures, with production settings (``DJANGO_DEBUG=0``):
 - the public standings page, cold (empty cache) and cached: ms and SQL queries;
 - requests per second of the public standings under wrk (50 connections, 10 s, loopback,
   gunicorn with 2 workers) next to the same bytes served as a static file by the same
-  server (whitenoise), and their ratio — for the page and for the polled fragment;
+  server (whitenoise), and their ratio — for the page and for the polled fragment (the
+  server is :class:`bench.server.AppServer`: a port nothing else held, checked to answer as
+  this run's before and after each wrk run; an error in its log fails the benchmark);
 - seconds for round 1's filled score sheets PDF (N/3 tables) and the overall results list
   PDF (N players).
 
@@ -144,32 +146,24 @@ def _wrk_runs(tournament_id: int, client) -> dict:
     static_dir.mkdir(parents=True, exist_ok=True)
     for name, path in targets.items():
         (static_dir / f"{name}.html").write_bytes(client.get(path).content)
-    port = 8790
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "tournament.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        _wait_for(f"http://127.0.0.1:{port}{targets['page']}")
-        out: dict = {}
-        for name, path in targets.items():
-            dynamic = _wrk(f"http://127.0.0.1:{port}{path}")
-            static = _wrk(f"http://127.0.0.1:{port}/static/bench/{name}.html")
-            out[name] = {"dynamic": dynamic, "static": static}
-        return out
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(static_dir, ignore_errors=True)
+    from bench.server import AppServer
+
+    with tempfile.TemporaryDirectory(prefix="binokel-wrk-") as folder:
+        server = AppServer(Path(folder), {}, workers=2, worker_class="sync")
+        try:
+            with server.start(targets["page"]):
+                out: dict = {}
+                for name, path in targets.items():
+                    # wrk cannot look at headers: the server is checked before and after
+                    server.check(path)
+                    dynamic = _wrk(f"{server.base}{path}")
+                    static = _wrk(f"{server.base}/static/bench/{name}.html")
+                    server.check(path)
+                    out[name] = {"dynamic": dynamic, "static": static}
+            out["server"] = {"summary": server.summary(), "problems": server.problems()}
+            return out
+        finally:
+            shutil.rmtree(static_dir, ignore_errors=True)
 
 
 def _wait_for(url: str) -> None:
@@ -309,7 +303,7 @@ def _table(results: list[dict], wrk: bool) -> list[tuple[str, list[str]]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="60,180,600", help="player counts (default 60,180,600)")
     parser.add_argument("--repeat", type=int, default=5, help="repeats per figure (default 5)")
@@ -321,7 +315,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.child:
         sys.path.insert(0, str(ROOT))
         print(json.dumps(_child(args.child, args.repeat, not args.no_wrk)))
-        return
+        return 0
 
     wrk = not args.no_wrk and shutil.which("wrk") is not None
     if not args.no_wrk and not wrk:
@@ -349,7 +343,15 @@ def main(argv: list[str] | None = None) -> None:
     from bench import rules_bench
 
     rules_bench.main(["--hands", "1000", "--repeat", "3"])
+    failed = False
+    for n, r in zip(sizes, results, strict=True):
+        if "wrk" in r:
+            print(f"{n} players, {r['wrk']['server']['summary']}")
+            for problem in r["wrk"]["server"]["problems"]:
+                print(f"FAILURE ({n} players) {problem}", file=sys.stderr)
+                failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

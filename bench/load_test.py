@@ -13,7 +13,9 @@ Run: ``python -m bench.load_test [--users 200] [--clerks 10] [--duration 120]
    than a clerk enters in 2 minutes.  Each clerk gets an account in the "Schreiber" group.
    Every hand a clerk will type is dealt and played out by the rules engine beforehand
    (:func:`hand_form_data`), so bids, melds and tricks are real and valid.
-3. gunicorn (gthread) serves the app on 127.0.0.1 with WhiteNoise serving the static files.
+3. gunicorn (gthread) serves the app on 127.0.0.1 with WhiteNoise serving the static files
+   (:class:`bench.server.AppServer`: a port nothing else listens on, every answer checked
+   for this run's ``X-Binokel-Instance``, the app's errors read from its log file).
 4. locust (:mod:`bench.locustfile`, a child process: gevent patches the process it runs in)
    starts ``--users`` phones and ``--clerks`` clerks, runs ``--duration`` seconds and stops by
    itself:
@@ -29,7 +31,8 @@ Run: ``python -m bench.load_test [--users 200] [--clerks 10] [--duration 120]
 
 5. Summary: requests, failures, requests/s and p50/p95/p99 per request type, and a check in
    the database that the hands stored (and their versions) match the successful posts.
-   The exit code is non-zero on any failure or mismatch.
+   The exit code is non-zero on any failure or mismatch, any answer not from the bench's
+   own server, and any error in the server's log.
 
 Everything stays on 127.0.0.1.  ``DJANGO_DEBUG=0`` makes the session and CSRF cookies
 *Secure*; the clients act as if a TLS proxy stood in front of gunicorn (as in production):
@@ -44,7 +47,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -52,7 +54,8 @@ import time
 from datetime import date
 from pathlib import Path
 
-from bench.app_bench import PG_ADMIN_URL, _wait_for
+from bench.app_bench import PG_ADMIN_URL
+from bench.server import INSTANCE_HEADER, AppServer, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_LOAD_DB = "binokel_load"
@@ -191,11 +194,7 @@ def _check_database(tournament_id: int, counts: dict) -> list[str]:
 
 # --------------------------------------------------------------------------- servers
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+_free_port = free_port  # the name the tests' own servers import
 
 
 def _database_url(kind: str, folder: Path) -> str:
@@ -282,29 +281,20 @@ class _BackendSampler:
         return sum(t - self.first.get(pid, 0.0) for pid, t in self.last.items())
 
 
-def _warm_up(base: str, tournament_id: int, rounds: int = 3, parallel: int = 8) -> None:
+def _warm_up(server: AppServer, tournament_id: int, rounds: int = 3, parallel: int = 8) -> None:
     """A few parallel requests, so every worker has loaded the URLs, views and templates
-    before the phones come (a venue's server runs long before that)."""
-    import urllib.request
+    before the phones come (a venue's server runs long before that); each answer must be
+    the bench's own server's."""
     from concurrent.futures import ThreadPoolExecutor
 
-    urls = [f"{base}/turnier/{tournament_id}/", f"{base}/accounts/login/"] * parallel
+    paths = [f"/turnier/{tournament_id}/", "/accounts/login/"] * parallel
 
-    def get(url: str) -> None:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            response.read()
+    def get(path: str) -> None:
+        server.require_ours(server.get(path)[1], path)
 
     with ThreadPoolExecutor(parallel) as pool:
         for _ in range(rounds):
-            list(pool.map(get, urls))
-
-
-def _start_gunicorn(port: int, workers: int, threads: int, log: Path) -> subprocess.Popen:
-    command = [str(Path(sys.executable).parent / "gunicorn"), "tournament.wsgi"]
-    command += ["--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
-    command += ["--worker-class", "gthread", "--threads", str(threads), "--timeout", "60"]
-    with open(log, "wb") as out:
-        return subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+            list(pool.map(get, paths))
 
 
 # --------------------------------------------------------------------------- summary
@@ -431,14 +421,13 @@ def _run(args, folder: Path, env: dict) -> int:
     connections.close_all()
     print(f"prepared in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
-    port = _free_port()
-    log = folder / "gunicorn.log"
-    server = _start_gunicorn(port, args.workers, args.threads, log)
-    try:
-        _wait_for(f"http://127.0.0.1:{port}/turnier/{config['tournament']}/")
-        _warm_up(f"http://127.0.0.1:{port}", config["tournament"])
+    server = AppServer(folder, env, workers=args.workers, threads=args.threads)
+    with server.start(f"/turnier/{config['tournament']}/"):
+        _warm_up(server, config["tournament"])
         config.update(
-            host=f"http://127.0.0.1:{port}",
+            host=server.base,
+            instance=server.instance,
+            instance_header=INSTANCE_HEADER,
             phones=args.users,
             duration=args.duration,
             validate=not args.no_validate,
@@ -454,12 +443,10 @@ def _run(args, folder: Path, env: dict) -> int:
             text=True,
         )
         database_cores = database.stop() / (time.perf_counter() - wall_before) if database else 0.0
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+        server.check(f"/turnier/{config['tournament']}/")  # still ours at the end
     cpu_after, wall = _cpu_seconds(), time.perf_counter() - wall_before
     if done.returncode:
-        sys.stderr.write(log.read_text()[-4000:])
+        sys.stderr.write(server.output.read_text()[-4000:])
         raise SystemExit("locust failed")
     result = json.loads(done.stdout.strip().splitlines()[-1])
     ours = (cpu_after[1] - cpu_before[1]) / wall
@@ -473,13 +460,16 @@ def _run(args, folder: Path, env: dict) -> int:
     problems = _check_database(config["tournament"], result["counts"])
     if not result["counts"]["hands_created"]:
         problems.append("no hand was saved")
+    # locust checked the marker on every answer it got
+    server.add_checked(result["counts"]["answers_checked"], result["counts"]["foreign_answers"])
+    server_problems = server.problems()
     print(_report(result, config, args, problems))
+    print(server.summary())
+    for problem in server_problems:
+        print(f"FAILURE {problem}", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps({"args": vars(args) | {"json": None}, **result}, indent=2))
-    errors = "Traceback" in log.read_text()
-    if errors:
-        sys.stderr.write("gunicorn logged a traceback:\n" + log.read_text()[-4000:])
-    return 1 if result["total"]["failures"] or problems or errors else 0
+    return 1 if result["total"]["failures"] or problems or server_problems else 0
 
 
 if __name__ == "__main__":

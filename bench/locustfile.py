@@ -2,7 +2,8 @@
 
 Run by ``bench.load_test`` as ``python -m bench.locustfile CONFIG.json`` in a process of its
 own (locust patches the process with gevent); prints one JSON line with the figures.
-``CONFIG.json`` holds the host, the tournament, the run time and per clerk the login, the
+``CONFIG.json`` holds the host, the server's instance marker (every answer without it
+counts as a foreign answer), the tournament, the run time and per clerk the login, the
 table and the hands to type (made by ``bench.load_test``).  Imports no Django.
 
 The server runs with ``DJANGO_DEBUG=0``: session and CSRF cookies are *Secure*, and CSRF
@@ -270,11 +271,21 @@ class Clerk(_Browser):
 
 
 def _on_request(
-    name: str, response_time: float, exception=None, start_time: float = 0.0, **_kwargs
+    name: str,
+    response_time: float,
+    exception=None,
+    start_time: float = 0.0,
+    response=None,
+    **_kwargs,
 ) -> None:
     TIMINGS[name].append((start_time, response_time))
     if exception is not None:
         FAILURES[name] += 1
+    if response is not None and getattr(response, "status_code", 0):
+        # every answer must be the bench's own server's (bench.server): its run's marker
+        COUNTS["answers_checked"] += 1
+        if response.headers.get(CONFIG["instance_header"]) != CONFIG["instance"]:
+            COUNTS["foreign_answers"] += 1
 
 
 def _percentiles(values: list[float]) -> dict:
@@ -328,7 +339,7 @@ def run(config: dict) -> dict:
         counts.setdefault(key, 0)
     for key in ("phones_304_streak_3", "logins", "validations"):
         counts.setdefault(key, 0)
-    for key in ("hands_created", "hands_corrected"):
+    for key in ("hands_created", "hands_corrected", "answers_checked", "foreign_answers"):
         counts.setdefault(key, 0)
     errors = [
         {"name": e.name, "method": e.method, "error": str(e.error), "occurrences": e.occurrences}

@@ -13,6 +13,9 @@
 | ``BINOKEL_BACKUP_DIR`` | empty | automatic backups at every round close (venue mode) |
 | ``REDIS_URL`` | empty (a cache per process) | e.g. ``redis://127.0.0.1:6379/0``: one cache shared by every worker and app server |
 | ``DJANGO_CACHE_PREFIX`` | ``binokel`` | key prefix in a Redis shared with other installations |
+| ``BINOKEL_LOG_FILE`` | empty | also write errors to this file (0600, rotated; venue mode: ``<data>/binokel.log``) |
+| ``BINOKEL_INSTANCE`` | empty | load benches only: echoed as ``X-Binokel-Instance`` on every answer |
+| ``BINOKEL_PUBLIC_PDF_RATE`` | ``20/m`` | renders of public PDFs per client address |
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # only with $BINOKEL_INSTANCE (the load benches): marks every answer as this server's
+    "tournament.instance.InstanceMarker",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -116,6 +121,17 @@ RATELIMIT_FAIL_OPEN = True
 # every 4xx/5xx answer (django.request) and runserver every request (django.server); both
 # go through a filter that writes "/t/…/" instead of the token (Django's default logging
 # otherwise).  gunicorn's access log: --logger-class scoring.logs.GunicornLogger.
+#
+# Problems are logged in every mode (DEBUG on and off): errors of Django (a 500 with its
+# traceback) and warnings and errors of this project's loggers go to stderr and, when
+# BINOKEL_LOG_FILE is set (the venue command: <data folder>/binokel.log), also to that file
+# (mode 0600, rotated at 2 MB, 5 old files kept; scoring.logs.PrivateLogFile).  With DEBUG
+# the "console" handler writes them (with Django's INFO), without DEBUG the "problems"
+# handler: never both.  No "mail_admins" handler: no mail server is configured and ADMINS
+# is empty, so it sent nothing, and a 500 went nowhere at all.  Every handler redacts
+# table tokens (scoring.logs.RedactTableTokens), in the traceback too.
+_LOG_FILE = os.environ.get("BINOKEL_LOG_FILE", "")
+_PROBLEM_HANDLERS = ["console", "problems", *(["file"] if _LOG_FILE else [])]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -123,13 +139,16 @@ LOGGING = {
         "require_debug_true": {"()": "django.utils.log.RequireDebugTrue"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "table_tokens": {"()": "scoring.logs.RedactTableTokens"},
+        # errors of every logger, warnings of the project's own (not Django's 404s)
+        "problems_only": {"()": "scoring.logs.ProblemsOnly"},
     },
     "formatters": {
         "django.server": {
             "()": "django.utils.log.ServerFormatter",
             "format": "[{server_time}] {message}",
             "style": "{",
-        }
+        },
+        "problems": {"()": "scoring.logs.ProblemFormatter"},
     },
     "handlers": {
         "console": {
@@ -137,10 +156,11 @@ LOGGING = {
             "filters": ["require_debug_true", "table_tokens"],
             "class": "logging.StreamHandler",
         },
-        "mail_admins": {
-            "level": "ERROR",
-            "filters": ["require_debug_false", "table_tokens"],
-            "class": "django.utils.log.AdminEmailHandler",
+        "problems": {
+            "level": "WARNING",
+            "filters": ["require_debug_false", "problems_only", "table_tokens"],
+            "class": "logging.StreamHandler",
+            "formatter": "problems",
         },
         "django.server": {
             "level": "INFO",
@@ -148,12 +168,30 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "formatter": "django.server",
         },
+        **(
+            {
+                "file": {
+                    "level": "WARNING",
+                    "filters": ["problems_only", "table_tokens"],
+                    "class": "scoring.logs.PrivateLogFile",
+                    "filename": _LOG_FILE,
+                    "formatter": "problems",
+                }
+            }
+            if _LOG_FILE
+            else {}
+        ),
     },
     "loggers": {
-        "django": {"handlers": ["console", "mail_admins"], "level": "INFO"},
+        "django": {"handlers": _PROBLEM_HANDLERS, "level": "INFO"},
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         # rewritten where it is logged, before any handler (also a test's or a tool's) sees it
         "django.request": {"filters": ["table_tokens"]},
+        # the project's own loggers: binokel.* and the modules' logging.getLogger(__name__)
+        **{
+            name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"}
+            for name in ("binokel", "scoring", "tournament", "printing", "rules")
+        },
     },
 }
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
 import os
 import re
 import secrets
@@ -171,6 +172,8 @@ def _backup(reason: str) -> None:
         report = backup.automatic_backup(settings.BACKUP_DIR, reason)
     except (backup.BackupError, OSError) as exc:
         print(f"Sicherung fehlgeschlagen: {exc}", file=sys.stderr, flush=True)
+        # and into binokel.log, where the director looks after the evening
+        logging.getLogger("binokel.venue").error("automatic backup (%s) failed: %s", reason, exc)
     else:
         print(f"Sicherung: {report.path.name}", flush=True)
 
@@ -273,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     bind = f"[{args.bind}]" if ":" in args.bind else args.bind
     command += ["--bind", f"{bind}:{args.port}", "--workers", str(args.workers)]
     command += ["--worker-class", "gthread", "--threads", "4", "--timeout", "60"]
+    # gunicorn's own errors (a worker timed out or killed) into binokel.log too, and table
+    # tokens shortened to /t/…/ in its access and error log
+    command += ["--logger-class", "scoring.logs.GunicornLogger"]
     server = subprocess.Popen(command, cwd=ROOT)
     print(_banner(base, data, addresses, args.demo), flush=True)
 
