@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
+from tournament import accounts
 from tournament import services as tournament_services
 from tournament.backup import last_automatic_backup
 from tournament.models import Category, Round, Series, Table, Tournament
@@ -44,7 +45,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "home.html",
-        {"tournaments": Tournament.objects.all(), "series_list": Series.objects.all()},
+        {
+            "tournaments": Tournament.objects.all(),
+            "series_list": Series.objects.all(),
+            "no_accounts": not request.user.is_authenticated and not accounts.has_accounts(),
+        },
     )
 
 

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils import formats
@@ -420,3 +420,20 @@ class LoginForm(AuthenticationForm):
         self.fields["username"].validators.append(
             MaxLengthValidator(self.fields["username"].max_length or 150)
         )
+
+
+class NewAccountForm(UserCreationForm):
+    """A new account's name and its password typed twice, checked by Django's password
+    validators (``AUTH_PASSWORD_VALIDATORS``): the first-run page and the director's
+    clerk page.  Errors are German at their field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = _("Buchstaben, Ziffern und @ . + - _")
+        self.fields["username"].validators.append(
+            MaxLengthValidator(self.fields["username"].max_length or 150)
+        )
+
+
+class ClerkPasswordForm(SetPasswordForm):
+    """A clerk's new password typed twice (Django's validators), set by the director."""

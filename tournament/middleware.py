@@ -19,3 +19,23 @@ class ChosenLanguageMiddleware(LocaleMiddleware):
             code = settings.LANGUAGE_CODE
         translation.activate(code)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class FirstRunMiddleware:
+    """On a database without any account, lead the laptop's own browser from the start
+    page and the login to the first-run page (``/einrichten/``) that makes the director's
+    account.  Other visitors see the start page, which says the account is made at the
+    laptop.  Costs one ``EXISTS`` query on those two pages only."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method == "GET" and request.path_info in ("/", "/accounts/login/"):
+            from django.shortcuts import redirect
+
+            from . import accounts
+
+            if not accounts.has_accounts() and accounts.is_local(request):
+                return redirect("tournament:first_run")
+        return self.get_response(request)

@@ -179,6 +179,8 @@ def _backup(reason: str) -> None:
 
 
 def _banner(base: str, data: Path, addresses: list[str], demo: bool = False) -> str:
+    from django.contrib.auth import get_user_model
+
     from tournament.models import Tournament
 
     tournament = Tournament.objects.order_by("-date", "-pk").first()
@@ -191,6 +193,13 @@ def _banner(base: str, data: Path, addresses: list[str], demo: bool = False) -> 
         ]
     if not addresses:
         lines.append("  Achtung: kein Netzwerk gefunden, Handys erreichen den Laptop nicht.")
+    if not get_user_model().objects.exists():
+        lines += [
+            "  Noch kein Konto: im Browser DIESES Laptops http://127.0.0.1:"
+            f"{base.rsplit(':', 1)[-1]}/ öffnen",
+            "  und das Konto der Turnierleitung anlegen (oder: ./scripts/venue --konto-anlegen).",
+            "",
+        ]
     if tournament:
         lines += [
             f"  Handys (Rangliste):  {base}/turnier/{tournament.pk}/",
@@ -217,6 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--demo", action="store_true", help="load the demo into an empty database")
     parser.add_argument("--restore", metavar="BACKUP", help="put a backup back, then stop")
     parser.add_argument("--yes", action="store_true", help="with --restore: do not ask first")
+    parser.add_argument(
+        "--konto-anlegen",
+        action="store_true",
+        dest="new_account",
+        help="make a director's account on the command line before serving",
+    )
     parser.add_argument(
         "--public-host",
         help="the address phones use (QR codes, printed addresses), when the guess is wrong",
@@ -262,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Neuer geheimer Schlüssel in {data / SECRET_FILE}", flush=True)
         for step in setup_commands(args.demo):
             _manage(*step)
+        if args.new_account:
+            _manage("leitung_anlegen")
     except subprocess.CalledProcessError as exc:
         print(
             f"Abgebrochen: »{' '.join(exc.cmd[2:])}« ist fehlgeschlagen (siehe oben).",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import BadRequest, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import translate_url
@@ -17,8 +18,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring.params import parse_number
 
-from . import services
+from . import accounts, services
 from .forms import (
+    NewAccountForm,
     PairForm,
     PlayerListForm,
     PlayerMergeForm,
@@ -425,4 +427,38 @@ def players(request: HttpRequest) -> HttpResponse:
         "tournament/players.html",
         {"form": form, "query": query, "players": found},
         status=422 if form.errors else 200,
+    )
+
+
+def first_run(request: HttpRequest) -> HttpResponse:
+    """ "Erstes Konto": on a database without any account, the laptop's own browser makes the
+    director's account (name, password twice, Django's validators) and is logged in with it.
+    Refused with 403 for any other computer or phone (:func:`tournament.accounts.is_local`),
+    and sent to the login once an account exists."""
+    if accounts.has_accounts():
+        return redirect("login")
+    if not accounts.is_local(request):
+        raise PermissionDenied(
+            _(
+                "Das erste Konto der Turnierleitung wird am Laptop selbst angelegt "
+                "(im Browser des Laptops, oder mit ./scripts/venue --konto-anlegen)."
+            )
+        )
+    form = NewAccountForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = accounts.create_director(
+                form.cleaned_data["username"], form.cleaned_data["password1"], first=True
+            )
+        except ValidationError as exc:
+            form.add_error("username", exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(
+                request,
+                _("Konto %(name)s angelegt. Jetzt das Turnier anlegen.") % {"name": user},
+            )
+            return redirect("home")
+    return render(
+        request, "tournament/first_run.html", {"form": form}, status=422 if form.errors else 200
     )

@@ -1,0 +1,126 @@
+"""Accounts of the evening's staff without Django's admin: the director's first account on
+an empty database, and the director's clerk accounts.
+
+The first account can be made only while the database has no account at all, and only from
+the laptop itself (:func:`is_local`): a phone on the hall's Wi-Fi must not be able to make
+itself the director of a fresh installation.  ``manage.py leitung_anlegen`` does the same on
+the command line.  Clerks are made, reset and switched off by the director
+(:func:`create_clerk`, :func:`reset_clerk_password`, :func:`set_clerk_active`); a clerk is
+an account in the "Schreiber" group and nothing else, so this page can never make a director
+or an admin.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .models import Tournament
+from .roles import CLERK_GROUP, DIRECTOR_GROUP
+
+#: request headers a proxy adds: behind one, REMOTE_ADDR is the proxy's loopback address
+PROXY_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
+
+
+def has_accounts() -> bool:
+    """Whether the database holds any account (active or not)."""
+    return get_user_model().objects.exists()
+
+
+def is_local(request) -> bool:
+    """Whether ``request`` comes from the laptop itself: a loopback ``REMOTE_ADDR`` and no
+    proxy header (behind a reverse proxy every visitor would look local)."""
+    if any(request.META.get(header) for header in PROXY_HEADERS):
+        return False
+    try:
+        return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
+    except ValueError:
+        return False
+
+
+def create_director(username: str, password: str, *, first: bool = False):
+    """Make a director account: superuser (the admin too) in the "Turnierleitung" group.
+    ``password`` must already have passed Django's password validators (the forms check
+    it).  With ``first``, refuse (``PermissionDenied``) when any account exists already:
+    the first-run page only ever makes the first one.  Raises ``ValidationError`` when the
+    name is taken."""
+    users = get_user_model().objects
+    with transaction.atomic():
+        if first and users.select_for_update().exists():
+            raise PermissionDenied(_("Es gibt schon ein Konto; bitte einloggen."))
+        if users.filter(username__iexact=username).exists():
+            raise ValidationError(_("Diesen Benutzernamen gibt es schon."))
+        user = users.create_superuser(username=username, email="", password=password)
+        group, _created = Group.objects.get_or_create(name=DIRECTOR_GROUP)
+        user.groups.add(group)
+    return user
+
+
+def clerks():
+    """The clerk accounts (group "Schreiber", neither staff nor superuser), by name, with
+    the tournaments they may enter for."""
+    return (
+        get_user_model()
+        .objects.filter(groups__name=CLERK_GROUP, is_superuser=False, is_staff=False)
+        .prefetch_related("clerk_of")
+        .order_by("username")
+    )
+
+
+def _clerk(pk: int):
+    user = clerks().filter(pk=pk).first()
+    if user is None:
+        raise PermissionDenied(_("Das ist kein Schreiber-Konto."))
+    return user
+
+
+@transaction.atomic
+def create_clerk(username: str, password: str, tournaments=()):
+    """Make a clerk account (group "Schreiber" only) that may enter for ``tournaments``.
+    The password must have passed the validators.  Raises ``ValidationError`` when the
+    name is taken."""
+    users = get_user_model().objects
+    if users.filter(username__iexact=username).exists():
+        raise ValidationError(_("Diesen Benutzernamen gibt es schon."))
+    user = users.create_user(username=username, password=password)
+    group, _created = Group.objects.get_or_create(name=CLERK_GROUP)
+    user.groups.add(group)
+    for tournament in tournaments:
+        tournament.clerks.add(user)
+    return user
+
+
+def reset_clerk_password(pk: int, password: str):
+    """Give the clerk ``pk`` a new password (validated by the form).  Raises
+    ``PermissionDenied`` for an account that is not a clerk's (a director's or an admin's
+    password is never changed here)."""
+    user = _clerk(pk)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return user
+
+
+def set_clerk_active(pk: int, active: bool):
+    """Switch the clerk ``pk`` on or off (an account switched off cannot log in; what it
+    entered stays).  Raises ``PermissionDenied`` for an account that is not a clerk's."""
+    user = _clerk(pk)
+    user.is_active = active
+    user.save(update_fields=["is_active"])
+    return user
+
+
+@transaction.atomic
+def set_clerk_tournaments(pk: int, tournaments) -> None:
+    """Let the clerk ``pk`` enter for exactly ``tournaments`` (a list of
+    :class:`~tournament.models.Tournament`).  Raises ``PermissionDenied`` as above."""
+    user = _clerk(pk)
+    wanted = {t.pk for t in tournaments}
+    for tournament in Tournament.objects.filter(clerks=user).exclude(pk__in=wanted):
+        tournament.clerks.remove(user)
+    for tournament in tournaments:
+        tournament.clerks.add(user)
