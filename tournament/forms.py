@@ -437,3 +437,18 @@ class NewAccountForm(UserCreationForm):
 
 class ClerkPasswordForm(SetPasswordForm):
     """A clerk's new password typed twice (Django's validators), set by the director."""
+
+
+class ClerkTournamentsForm(forms.Form):
+    """The tournaments a clerk may enter for (ticked boxes), newest first."""
+
+    tournaments = IdMultipleChoiceField(
+        label=_("darf erfassen bei"),
+        queryset=Tournament.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournaments"].queryset = Tournament.objects.order_by("-date", "-pk")

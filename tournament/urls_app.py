@@ -6,6 +6,7 @@ app_name = "tournament"
 
 urlpatterns = [
     path("einrichten/", views.first_run, name="first_run"),
+    path("schreiber/", views.clerk_accounts, name="clerks"),
     path("turnier/neu/", views.tournament_create, name="create"),
     path("spieler/", views.players, name="players"),
     path("spieler/suche/", views.player_search, name="player_search"),
