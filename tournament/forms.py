@@ -186,6 +186,10 @@ class TournamentForm(forms.Form):
             .objects.filter(groups__name=CLERK_GROUP, is_active=True)
             .order_by("username")
         )
+        # the director's last choice: the clerks of the newest tournament are ticked
+        last = Tournament.objects.order_by("-date", "-pk").first()
+        if last is not None and "clerks" not in self.initial:
+            self.initial["clerks"] = list(last.clerks.values_list("pk", flat=True))
 
     def clean_lost_game_fee(self):
         """Refuse a fee above :data:`MAX_FEE` euros: "50" is almost surely meant as cents."""

@@ -115,3 +115,16 @@ def test_clerks_may_not_open_the_page(client, clerk):
     client.force_login(clerk)
     assert client.get(PAGE).status_code == 403
     assert client.post(PAGE, {"action": "create", "new-username": "x"}).status_code == 403
+
+
+def test_the_set_up_ticks_the_clerks_of_the_last_tournament(as_director, clerk):
+    make_tournament()  # the fixture's clerk enters for it
+    _create(as_director, name="berta")
+    page = as_director.get(reverse("tournament:create")).content.decode()
+    boxes = {
+        line.split('value="')[1].split('"')[0]: "checked" in line
+        for line in page.split("<input")
+        if 'name="clerks"' in line
+    }
+    berta = get_user_model().objects.get(username="berta")
+    assert boxes == {str(clerk.pk): True, str(berta.pk): False}
