@@ -126,9 +126,6 @@ class Sheet:
     # the table's private entry link and its QR code (data URI), blank sheets only
     link_address: str = ""
     link_qr: str = ""
-    #: the four digits an opponent types once before "stimmt" (only where the players
-    #: confirm at the table: :func:`scoring.table_entry_services.confirmation_code`)
-    confirm_code: str = ""
     teams: dict[int, str] = field(default_factory=dict)
     teams_text: str = ""
 

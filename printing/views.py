@@ -55,9 +55,9 @@ from .pdfs import (
 )
 
 #: How long a rendered public PDF is kept (seconds).  Short, although every key names a
-#: version: the standings version restarts at 1 when its own cache entry expires, and an
-#: older document cached under the same number must not outlive that by long.  Even so a
-#: document is rendered at most once a minute per variant while nothing changes.
+#: version: with one cache per worker process another worker may still hold an older
+#: copy under its own counter.  Even so a document is rendered at most once a minute per
+#: variant and process while nothing changes.
 PUBLIC_PDF_CACHE_SECONDS = 60
 #: django-ratelimit group counting the renders of public PDFs per address
 PUBLIC_PDF_GROUP = "public-pdf"
@@ -187,7 +187,7 @@ def table_plan(request: HttpRequest, pk: int, round_number: int) -> HttpResponse
     round_ = _round(pk, round_number)
     if not round_.tables.exists():
         raise Http404(_("Die Runde ist noch nicht ausgelost."))
-    key = public_pdf_key("table-plan", version, round_number, get_language())
+    key = public_pdf_key("table-plan", version, pk, round_number, get_language())
     return _public_pdf(
         request, key, lambda: table_plan_pdf(round_), f"tischplan-runde-{round_number}.pdf"
     )
@@ -259,7 +259,7 @@ def rules(request: HttpRequest, pk: int) -> HttpResponse:
     version = setup_version(pk)  # before the data is read
     tournament = get_object_or_404(Tournament, pk=pk)
     language = "en" if request.GET.get("sprache") == "en" else "de"
-    key = public_pdf_key("rules", version, language)
+    key = public_pdf_key("rules", version, pk, language)
     return _public_pdf(
         request, key, lambda: rules_pdf(tournament, language), f"regeln-{language}.pdf"
     )

@@ -439,9 +439,10 @@ def _write_hand(table, number, values, user, expected_version, reason, via=None)
 
 def _check_ruling(hand: Hand, values: dict, user, via: TableSource | None) -> None:
     """Raise :class:`RulingStands` when a correction of ``hand`` would undo a director's
-    ruling on it: through a table link any change of a ruled hand (the players call the
-    director instead); by a clerk a penalty other than the latest ruling's.  The director
-    (``tournament.change_round``) may correct it; the history keeps both versions."""
+    ruling on it: through a table link any change of a ruled hand, with or without a
+    penalty (the players call the director instead); by a clerk any change of the stored
+    penalty of a hand whose ruling set one (other values may be corrected).  The director
+    (``tournament.change_round``) may correct everything; the history keeps both versions."""
     rulings = Ruling.objects.filter(table_id=hand.table_id, hand_number=hand.number)
     if not rulings.exists():
         return
@@ -456,10 +457,10 @@ def _check_ruling(hand: Hand, values: dict, user, via: TableSource | None) -> No
         )
     if user is not None and user.has_perm("tournament.change_round"):
         return
-    ruled = rulings.exclude(consequence="").order_by("-decided_at", "-pk").first()
-    if ruled is None:
+    if not rulings.exclude(consequence="").exists():
         return
-    if (values["penalty_type"], values["penalty_seat"]) != (ruled.consequence, ruled.offender):
+    stored = (hand.penalty_type or "", hand.penalty_seat if hand.penalty_type else None)
+    if (values["penalty_type"] or "", values["penalty_seat"]) != stored:
         raise RulingStands(
             "penalty_type",
             _(

@@ -17,7 +17,10 @@ Limits, each a django-ratelimit rate (``"300/m"``), set in settings:
   (:func:`code_guesses_left`).
 
 The cache must be shared by the server's processes for the limits to hold across them
-(Redis with ``REDIS_URL``; the default local-memory cache counts per process).
+(Redis with ``REDIS_URL``; the default local-memory cache counts per process, so with the
+venue's two workers every limit is up to twice as generous).  The local-memory cache
+keeps up to ``MAX_ENTRIES`` (settings) entries; a guesser creates at most one new counter
+per refused address, so counters are not pushed out by guessing.
 """
 
 from __future__ import annotations
@@ -68,6 +71,10 @@ def count_miss(request, token: str) -> bool:
         rate=settings.TABLE_LINK_RATE_MISSES,
         increment=True,
     )
+    if by_address:
+        # no new prefix counter once the address is refused: a guesser cannot fill the
+        # cache with counters and so push other counters (a table's wrong codes) out
+        return True
     by_prefix = is_ratelimited(
         request,
         group="table-link-miss-prefix",
@@ -75,7 +82,7 @@ def count_miss(request, token: str) -> bool:
         rate=settings.TABLE_LINK_RATE_MISSES,
         increment=True,
     )
-    return by_address or by_prefix
+    return by_prefix
 
 
 def code_guesses_left(request, token: str, wrong: bool) -> bool:

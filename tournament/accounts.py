@@ -27,9 +27,17 @@ from .roles import CLERK_GROUP, DIRECTOR_GROUP
 PROXY_HEADERS = ("HTTP_X_FORWARDED_FOR", "HTTP_FORWARDED", "HTTP_X_REAL_IP")
 
 
+def usable_accounts():
+    """Accounts someone can log in with: active, with a usable password (the demo's
+    switched-off logins are neither)."""
+    return get_user_model().objects.filter(is_active=True).exclude(password__startswith="!")
+
+
 def has_accounts() -> bool:
-    """Whether the database holds any account (active or not)."""
-    return get_user_model().objects.exists()
+    """Whether anyone can log in: an active account with a usable password exists.  A
+    data folder whose only accounts are the switched-off demo logins has none, so the
+    first-run page makes the director's account there too."""
+    return usable_accounts().exists()
 
 
 def is_local(request) -> bool:
@@ -51,7 +59,7 @@ def create_director(username: str, password: str, *, first: bool = False):
     name is taken."""
     users = get_user_model().objects
     with transaction.atomic():
-        if first and users.select_for_update().exists():
+        if first and usable_accounts().select_for_update().exists():
             raise PermissionDenied(_("Es gibt schon ein Konto; bitte einloggen."))
         if users.filter(username__iexact=username).exists():
             raise ValidationError(_("Diesen Benutzernamen gibt es schon."))

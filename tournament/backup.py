@@ -327,7 +327,8 @@ def foreign_objects(conn: sqlite3.Connection) -> list[str]:
 
 def privileged_accounts(path: Path | str) -> list[str]:
     """User names of the accounts in the SQLite database ``path`` with director or admin
-    rights (superuser or staff), sorted; empty when it has no account table."""
+    rights (superuser, staff or in the "Turnierleitung" group), sorted; empty when it has
+    no account table."""
     conn = _open_readonly(Path(path))
     try:
         return sorted(_privileged(conn))
@@ -339,12 +340,22 @@ def _privileged(conn: sqlite3.Connection) -> set[str]:
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     if "auth_user" not in tables:
         return set()
-    return {
+    names = {
         row[0]
         for row in conn.execute(
             "SELECT username FROM auth_user WHERE is_active AND (is_superuser OR is_staff)"
         )
     }
+    if {"auth_group", "auth_user_groups"} <= tables:
+        names |= {
+            row[0]
+            for row in conn.execute(
+                "SELECT u.username FROM auth_user u JOIN auth_user_groups ug ON ug.user_id = u.id "
+                "JOIN auth_group g ON g.id = ug.group_id WHERE u.is_active AND g.name = ?",
+                (DIRECTOR_GROUP,),
+            )
+        }
+    return names
 
 
 def _current_privileged(target: Path) -> set[str] | None:
@@ -439,6 +450,11 @@ def _require_sqlite(conn: sqlite3.Connection, path: Path) -> None:
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.DatabaseError as exc:
+        if "not a database" not in str(exc) and "encrypted" not in str(exc):
+            # locked, busy, unreadable: say what it is, not "no database"
+            raise BackupError(
+                _("%(path)s lässt sich nicht lesen: %(error)s") % {"path": path, "error": exc}
+            ) from exc
         raise BackupError(_("%(path)s ist keine SQLite-Datenbank.") % {"path": path}) from exc
     if path.stat().st_size == 0:
         raise BackupError(_("%(path)s ist keine SQLite-Datenbank.") % {"path": path})
@@ -498,18 +514,29 @@ def _unreadable(path: Path) -> bool:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         finally:
             conn.close()
-    except sqlite3.DatabaseError:
-        return True
+    except sqlite3.DatabaseError as exc:
+        # locked or busy is not damage: only what SQLite cannot read as a database
+        return any(word in str(exc) for word in ("not a database", "malformed", "encrypted"))
     return False
 
 
 def _safety_copy(current: Path, saved: Path) -> None:
     """Save ``current`` as ``saved`` before it is replaced: by the backup API, or — when
-    it is too damaged for that — by moving its files aside as they are (renamed, never
-    read: see the module docstring), so that the restore writes a new file."""
+    SQLite cannot read it at all — by moving its files aside as they are (renamed, never
+    read: see the module docstring), so that the restore writes a new file.  Any other
+    failure (the database is locked, the disk is full) is raised as :class:`BackupError`
+    and nothing is moved: a running server must never lose its file."""
     try:
         backup_database(current, saved)
-    except BackupError:
+    except BackupError as exc:
+        if not _unreadable(current):
+            raise BackupError(
+                _(
+                    "Die bisherige Datenbank ließ sich nicht sichern (%(error)s); nichts wurde "
+                    "ersetzt. Läuft der Server noch? Erst beenden, dann noch einmal."
+                )
+                % {"error": exc}
+            ) from exc
         for path in _database_files(current):
             if path.exists():
                 os.replace(path, Path(str(path).replace(str(current), str(saved), 1)))

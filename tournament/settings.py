@@ -189,6 +189,13 @@ LOGGING = {
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         # rewritten where it is logged, before any handler (also a test's or a tool's) sees it
         "django.request": {"filters": ["table_tokens"]},
+        # a wrong Host header is anyone's to send: on the terminal, not into binokel.log,
+        # where a flood of them could rotate the evening's real errors away
+        "django.security.DisallowedHost": {
+            "handlers": ["console", "problems"],
+            "level": "ERROR",
+            "propagate": False,
+        },
         # the project's own loggers: binokel.* and the modules' logging.getLogger(__name__)
         **{
             name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"}
@@ -290,6 +297,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "binokel",
+            # room for every page variant and the throttle's counters, so a burst of new
+            # keys does not push a table's counter of wrong codes out (default: 300)
+            "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
 

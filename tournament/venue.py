@@ -179,8 +179,7 @@ def _backup(reason: str) -> None:
 
 
 def _banner(base: str, data: Path, addresses: list[str], demo: bool = False) -> str:
-    from django.contrib.auth import get_user_model
-
+    from tournament import accounts
     from tournament.models import Tournament
 
     tournament = Tournament.objects.order_by("-date", "-pk").first()
@@ -193,7 +192,7 @@ def _banner(base: str, data: Path, addresses: list[str], demo: bool = False) -> 
         ]
     if not addresses:
         lines.append("  Achtung: kein Netzwerk gefunden, Handys erreichen den Laptop nicht.")
-    if not get_user_model().objects.exists():
+    if not accounts.has_accounts():
         lines += [
             "  Noch kein Konto: im Browser DIESES Laptops http://127.0.0.1:"
             f"{base.rsplit(':', 1)[-1]}/ öffnen",
@@ -226,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--demo", action="store_true", help="load the demo into an empty database")
     parser.add_argument("--restore", metavar="BACKUP", help="put a backup back, then stop")
     parser.add_argument("--yes", action="store_true", help="with --restore: do not ask first")
+    parser.add_argument(
+        "--neue-konten",
+        action="store_true",
+        dest="new_accounts",
+        help="with --restore: take over director accounts this database does not have",
+    )
     parser.add_argument(
         "--konto-anlegen",
         action="store_true",
@@ -271,7 +276,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     try:
         if restore:
-            _manage("restore_db", str(restore), *(["--yes"] if args.yes else []))
+            flags = ["--yes"] if args.yes else []
+            flags += ["--neue-konten"] if args.new_accounts else []
+            _manage("restore_db", str(restore), *flags)
             return 0
         if made_key:
             print(f"Neuer geheimer Schlüssel in {data / SECRET_FILE}", flush=True)

@@ -56,3 +56,14 @@ def test_the_venue_runs_the_switch_off_unless_it_loads_the_demo():
     assert ("load_demo",) in venue.setup_commands(demo=True)
     assert ("disable_demo_logins",) not in venue.setup_commands(demo=True)
     assert venue.setup_commands(demo=False)[0] == ("migrate", "-v0")
+
+
+def test_after_the_switch_off_the_laptop_is_led_to_make_its_own_account(demo_logins):
+    from django.test import Client
+
+    from tournament import accounts
+
+    assert accounts.has_accounts()
+    call_command("disable_demo_logins", stdout=StringIO())
+    assert not accounts.has_accounts()
+    assert Client(REMOTE_ADDR="127.0.0.1").get("/")["Location"] == "/einrichten/"

@@ -14,7 +14,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from tests.web.test_backup import file_copy_of_test_database, played, row_counts  # noqa: F401
+from tests.web.test_backup import (  # noqa: F401
+    file_copy_of_test_database,
+    played,
+    row_counts,
+    small_database,
+)
 from tournament import backup
 
 pytestmark = [
@@ -95,7 +100,7 @@ def test_an_extra_superuser_is_refused_unless_accepted(live, tmp_path):
     assert "leitung" not in str(refused.value)  # the known director is explained
     out = StringIO()
     backup_cmd(hostile, live, out, "--neue-konten")
-    assert "hintertuer, leitung" in out.getvalue()  # listed for the operator to read
+    assert "director, hintertuer, leitung" in out.getvalue()  # listed for the operator to read
     conn = sqlite3.connect(live)
     assert conn.execute("SELECT count(*) FROM auth_user WHERE username='hintertuer'").fetchone()
     conn.close()
@@ -107,7 +112,7 @@ def test_a_new_laptop_takes_the_backup_and_names_its_director_accounts(live, tmp
     fresh = tmp_path / "fresh" / "binokel.sqlite3"
     fresh.parent.mkdir()
     result = backup.restore_database(made.path, fresh)
-    assert result.privileged == ["leitung"]
+    assert result.privileged == ["director", "leitung"]  # by group, and a superuser
     assert row_counts(fresh) == row_counts(live)
 
 
@@ -144,7 +149,42 @@ def test_the_program_s_own_backup_passes_every_check(live, tmp_path):
     conn = sqlite3.connect(made.path)
     try:
         assert backup.foreign_objects(conn) == []
-        assert backup.unexplained_accounts(conn, set()) == []
+        assert backup.unexplained_accounts(conn, set(backup.privileged_accounts(live))) == []
     finally:
         conn.close()
     assert backup.restore_database(made.path, live).restored.integrity == "ok"
+
+
+def test_a_director_by_group_alone_counts_as_privileged(live, tmp_path):
+    _add_user(live, "leitung")
+    hostile = tmp_path / "hostile.sqlite3"
+    backup.backup_database(live, hostile)
+    _add_user(hostile, "gruppenleiter", superuser=False)
+    conn = sqlite3.connect(hostile)
+    conn.execute(
+        "INSERT INTO auth_user_groups (user_id, group_id) SELECT "
+        "(SELECT id FROM auth_user WHERE username='gruppenleiter'), "
+        "(SELECT id FROM auth_group WHERE name='Turnierleitung')"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(backup.BackupError, match="gruppenleiter"):
+        backup.restore_database(hostile, live)
+
+
+def test_a_locked_database_is_never_moved_aside(tmp_path, monkeypatch):
+    """A safety copy that fails because the database is busy (a server still writing)
+    refuses the restore and moves nothing: the server keeps its file."""
+    monkeypatch.setattr(backup, "TIMEOUT", 0.2)
+    target = small_database(tmp_path / "db.sqlite3")
+    source = small_database(tmp_path / "b.sqlite3")
+    holder = sqlite3.connect(target, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(backup.BackupError, match="nicht sichern"):
+            backup.restore_database(source, target)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert row_counts(target)["tournament_tournament"] == 500
+    assert not list(tmp_path.glob("*vor-wiederherstellung*"))

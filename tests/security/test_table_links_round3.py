@@ -131,3 +131,37 @@ def test_the_code_is_on_the_table_card_and_the_director_s_links_page(at_table, d
     assert code in listing.content.decode()
     renewed = links.renew_link(table)
     assert links.confirmation_code(renewed) != code or renewed.token != link.token
+
+
+def test_a_clerk_may_correct_other_values_of_a_ruled_hand_but_not_its_penalty(
+    at_table, director, clerk
+):
+    table, _ = _ruled(at_table, director)
+    stored = Hand.objects.get(table=table, number=1)
+    same_penalty = services.hand_input_from(stored, bid=stored.bid + 10)
+    hand, evaluation = services.save_hand(table, same_penalty, clerk, expected_version=2)
+    assert hand is not None, evaluation.errors
+    assert (hand.version, hand.penalty_type, hand.penalty_seat) == (3, "verwerfen", 2)
+    other_seat = services.hand_input_from(hand, penalty_seat=1)
+    refused, evaluation = services.save_hand(table, other_seat, clerk, expected_version=3)
+    assert refused is None and "penalty_type" in evaluation.errors
+
+
+def test_guessing_cannot_push_a_table_s_wrong_codes_out_of_the_cache(at_table, settings):
+    """Each guessed prefix used to get a counter of its own: 400 junk guesses filled the
+    local-memory cache (300 entries) and a locked table's wrong codes were forgotten."""
+    settings.TABLE_CONFIRM_CODE_RATE = "3/h"
+    settings.TABLE_LINK_RATE_MISSES = "5/h"
+    table = three_table(at_table)
+    link = links.live_link(table)
+    phone().post(page(link), form_data(table))
+    code = links.confirmation_code(link)
+    confirm = reverse("table_entry:confirm", args=[link.token])
+    guesser = phone()
+    for _ in range(3):
+        guesser.post(confirm, {"spiel": 1, "version": 1, "code": f"{(int(code) + 1) % 10000:04d}"})
+    for i in range(400):
+        guesser.get(reverse("table_entry:page", args=[f"{i:08d}" + "x" * 19]))
+    response = phone().post(confirm, {"spiel": 1, "version": 1, "code": code}, follow=True)
+    assert "Zu viele falsche Tischcodes" in response.content.decode()
+    assert not Hand.objects.get().confirmed

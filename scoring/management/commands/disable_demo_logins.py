@@ -19,7 +19,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 _(
                     "Die Demo-Zugänge %(names)s sind abgeschaltet: ihre Passwörter stehen im "
-                    "README. Für den echten Abend ein eigenes Konto anlegen (siehe unten)."
+                    "README. Für den echten Abend ein eigenes Konto anlegen: im Browser dieses "
+                    "Laptops die Startseite öffnen."
                 )
                 % {"names": ", ".join(names)}
             )
