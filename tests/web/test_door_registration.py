@@ -130,7 +130,8 @@ def test_page_consent_column(client, director, fresh):
     assert not fresh.registrations.get(start_number=1).consent_public
 
 
-def test_login_button_is_not_the_register_button(client):
+def test_login_button_is_not_the_register_button(client, director):
+    # (an account exists: on an empty database the login leads to the first-run page)
     page = client.get(reverse("login")).content.decode()
     assert "Einloggen" in page and ">Anmelden<" not in page
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
