@@ -39,3 +39,79 @@ class FirstRunMiddleware:
             if not accounts.has_accounts() and accounts.is_local(request):
                 return redirect("tournament:first_run")
         return self.get_response(request)
+
+
+class OwnErrorPages:
+    """The app's own error pages in the visitor's language also with ``DEBUG`` on (the
+    demo runs so), unless ``DEBUG_ERROR_PAGES`` asks for Django's technical ones:
+
+    - 404 (``Http404``) and 400 (``BadRequest``) from ``templates/404.html`` and
+      ``templates/400.html`` instead of the URL list or a traceback;
+    - any other exception with ``DEBUG`` on: logged on ``django.request`` with its
+      traceback (as Django logs a 500) and answered with ``templates/500.html``;
+    - in every mode, an empty 405 (a GET on an address that takes only POST, such as
+      ``…/abschliessen/``) gets ``templates/405.html``, saying what to do instead.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 404 and _technical(response):
+            # an address no URL pattern matches never reaches process_exception
+            from django.shortcuts import render
+
+            return render(request, "404.html", status=404)
+        if response.status_code == 405 and not response.content:
+            from django.shortcuts import render
+
+            allowed = response.get("Allow", "")
+            response = render(request, "405.html", {"allowed": allowed}, status=405)
+            response["Allow"] = allowed
+        return response
+
+    def process_exception(self, request, exception):
+        from django.conf import settings
+
+        if not settings.DEBUG or settings.DEBUG_ERROR_PAGES:
+            return None  # Django's handlers: the app's pages without DEBUG, technical with
+        from django.core.exceptions import BadRequest
+        from django.http import Http404
+        from django.shortcuts import render
+
+        if isinstance(exception, Http404):
+            return render(request, "404.html", status=404)
+        if isinstance(exception, BadRequest):
+            from .views import bad_request
+
+            return bad_request(request, exception)
+        if isinstance(exception, Exception) and not _handled_by_django(exception):
+            import logging
+
+            logging.getLogger("django.request").error(
+                "Internal Server Error: %s",
+                request.path,
+                exc_info=exception,
+                extra={"status_code": 500, "request": request},
+            )
+            return render(request, "500.html", status=500)
+        return None
+
+
+def _handled_by_django(exception) -> bool:
+    """Exceptions Django answers with a page of the app's own already (403, 400s)."""
+    from django.core.exceptions import PermissionDenied, SuspiciousOperation
+    from django.http.multipartparser import MultiPartParserError
+
+    return isinstance(exception, (PermissionDenied, SuspiciousOperation, MultiPartParserError))
+
+
+def _technical(response) -> bool:
+    """Whether ``response`` is Django's technical DEBUG page (which says so in its text) and
+    the app's own page is wanted instead."""
+    from django.conf import settings
+
+    if not settings.DEBUG or settings.DEBUG_ERROR_PAGES or response.streaming:
+        return False
+    return b"<code>DEBUG = True</code>" in response.content

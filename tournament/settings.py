@@ -36,6 +36,9 @@ def _env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+# DJANGO_DEBUG_PAGES=1: Django's technical 404/500 pages while developing; otherwise the
+# app's own pages in the visitor's language also with DEBUG on (tournament.middleware)
+DEBUG_ERROR_PAGES = os.environ.get("DJANGO_DEBUG_PAGES", "0") == "1"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY and os.environ.get("DJANGO_SECRET_KEY_FILE"):
     # the venue command keeps the key in a file of its data folder (0600), outside the repo
@@ -70,6 +73,8 @@ MIDDLEWARE = [
     # only with $BINOKEL_INSTANCE (the load benches): marks every answer as this server's
     "tournament.instance.InstanceMarker",
     "django.middleware.security.SecurityMiddleware",
+    # the app's own 400/404/405/500 pages, also with DEBUG on (the demo)
+    "tournament.middleware.OwnErrorPages",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.middleware.ChosenLanguageMiddleware",

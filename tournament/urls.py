@@ -15,6 +15,8 @@ urlpatterns = [
     path("", include("scoring.table_entry_urls")),
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
+    # browsers ask for /favicon.ico on every page: the card icon instead of a 404
+    path("favicon.ico", tournament_views.favicon),
     path("i18n/", include("django.conf.urls.i18n")),
     path("sprache/<str:code>/", tournament_views.choose_language, name="choose_language"),
     path(

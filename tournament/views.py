@@ -570,3 +570,14 @@ def _clerk_action(request, action, clerk_id, create_form, create_tournaments):
         messages.success(request, _("Turniere gespeichert."))
         return True
     raise ValidationError(_("Unbekannte Aktion."))
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on every page: a permanent redirect to the
+    card icon among the static files (resolved per request: the hashed name exists only
+    after collectstatic)."""
+    from django.http import HttpResponsePermanentRedirect
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
