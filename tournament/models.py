@@ -149,6 +149,8 @@ class Tournament(models.Model):
         help_text=_("Konten, die bei diesem Turnier Spiele erfassen und bestätigen dürfen."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: loaded by ``manage.py load_demo``: every page of a database holding one says so
+    is_demo = models.BooleanField(_("Demo-Turnier"), default=False, editable=False)
 
     class Meta:
         ordering = ["-date", "name"]

@@ -57,3 +57,15 @@ def test_log_out_says_ausloggen_and_the_favicon_is_there(client, director):
     assert "favicon.svg" in page
     response = client.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+
+
+def test_a_database_with_the_demo_says_so_on_every_page(tournament, client, director):
+    from django.core.cache import cache
+
+    standings = reverse("scoring:standings", args=[tournament.pk])
+    assert "demo-banner" not in client.get(standings).content.decode()
+    tournament.is_demo = True  # as load_demo marks what it loaded
+    tournament.save()
+    cache.clear()
+    for url in ("/", standings, reverse("scoring:projector", args=[tournament.pk]), "/gibt-es/"):
+        assert "Diese Daten sind ausgedacht" in client.get(url).content.decode(), url

@@ -19,4 +19,6 @@ class Command(BaseCommand):
             self.stdout.write("Datenbank enthält schon ein Turnier; Demo nicht geladen.")
             return
         call_command("loaddata", "fixtures/demo.json", verbosity=0)
+        # every page of this database says it holds the demo (tournament.context_processors)
+        Tournament.objects.update(is_demo=True)
         self.stdout.write("Demo-Turnier geladen.")
