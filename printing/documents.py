@@ -29,7 +29,7 @@ from django.utils.translation import pgettext
 from rules import Ruleset
 from scoring import selectors, table_entry_services
 from scoring.models import Hand, account_label
-from scoring.qr import qr_data_uri
+from scoring.qr import qr_data_uri, reachable_by_phones
 from scoring.services import active_positions, dealer_for, partner_teams
 from tournament.models import Category, Registration, Round, Seat, Table, Tournament
 
@@ -251,7 +251,8 @@ def score_sheets(
         if table.pk in live_links:
             address = _link_address(live_links[table.pk], link_base)
             sheets[-1].link_address = address
-            sheets[-1].link_qr = qr_data_uri(address)
+            if reachable_by_phones(address):  # no QR code no phone could open
+                sheets[-1].link_qr = qr_data_uri(address)
     return sheets
 
 
@@ -276,6 +277,8 @@ class TableCard:
     first_dealer: int
     link_address: str = ""
     link_qr: str = ""
+    #: the link's address is the laptop's loopback: no QR code, the card says why
+    unreachable: bool = False
     #: the four digits an opponent types once before "stimmt" (only where the players
     #: confirm at the table: :func:`scoring.table_entry_services.confirmation_code`)
     confirm_code: str = ""
@@ -318,7 +321,10 @@ def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[
         )
         if table.pk in live_links:
             card.link_address = _link_address(live_links[table.pk], link_base)
-            card.link_qr = qr_data_uri(card.link_address)
+            if reachable_by_phones(card.link_address):
+                card.link_qr = qr_data_uri(card.link_address)
+            else:
+                card.unreachable = True
             if table_entry_services.confirms_at_table(round_.tournament):
                 card.confirm_code = table_entry_services.confirmation_code(live_links[table.pk])
         cards.append(card)

@@ -10,7 +10,7 @@ from django.utils import timezone, translation
 
 from scoring import selectors
 from scoring.prizes import prize_list
-from scoring.qr import qr_data_uri
+from scoring.qr import qr_data_uri, reachable_by_phones
 from scoring.series import series_standings
 from scoring.services import forced_close_notes, seating_short
 from tournament.models import Category, Round, Series, Tournament
@@ -154,7 +154,9 @@ def poster_pdf(tournament: Tournament, standings_address: str) -> bytes:
             "tournament": tournament,
             "printed_at": timezone.localtime(),
             "standings_address": standings_address,
-            "qr_uri": qr_data_uri(standings_address),
+            "qr_uri": qr_data_uri(standings_address)
+            if reachable_by_phones(standings_address)
+            else "",
         },
     )
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import io
+import ipaddress
+from urllib.parse import urlsplit
 
 import segno
 from django.conf import settings
@@ -26,6 +28,20 @@ def standings_address(tournament_id: int, request: HttpRequest | None = None) ->
     if request is not None:
         return request.build_absolute_uri(path)
     return path
+
+
+def reachable_by_phones(address: str) -> bool:
+    """Whether a phone on the hall's Wi-Fi could open ``address`` (an absolute URL): not
+    when its host is the laptop's loopback (``127.0.0.1``, ``::1``, ``localhost``) or it
+    has no host at all.  A QR code of such an address is not printed or shown; the page
+    says why instead (``./scripts/venue`` knows the laptop's network address)."""
+    host = (urlsplit(address).hostname or "").lower()
+    if not host or host == "localhost" or host.endswith(".localhost"):
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True  # a name such as turnier.local
 
 
 def qr_svg(data: str, scale: int = 8) -> bytes:

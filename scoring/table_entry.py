@@ -465,6 +465,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "scoring/table_links.html",
         {
+            "unreachable": bool(rows) and not qr.reachable_by_phones(rows[0]["address"]),
             "tournament": tournament,
             "round": round_,
             "rounds": tournament.round_set.all(),

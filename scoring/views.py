@@ -237,7 +237,8 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "round_number": round_number,
             "fragment": _standings_fragment_html(tournament, round_number, large=True),
-            "show_qr": request.GET.get("qr") != "0",
+            "show_qr": request.GET.get("qr") != "0"
+            and qr.reachable_by_phones(qr.standings_address(tournament.pk, request)),
             "standings_address": qr.standings_address(tournament.pk, request),
         },
     )
@@ -247,10 +248,15 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     """The join screen for the projector: the standings address as a large QR code and in
     large type, so the hall's phones find the standings without typing."""
     tournament = get_object_or_404(Tournament, pk=pk)
+    address = qr.standings_address(pk, request)
     return render(
         request,
         "scoring/join.html",
-        {"tournament": tournament, "standings_address": qr.standings_address(pk, request)},
+        {
+            "tournament": tournament,
+            "standings_address": address,
+            "reachable": qr.reachable_by_phones(address),
+        },
     )
 
 
