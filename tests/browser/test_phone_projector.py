@@ -76,7 +76,10 @@ def test_player_view_starts_with_place_points_round_and_table(live_server, brows
     _no_sideways_scroll(page)
 
 
-def test_projector_header_stays_while_the_list_scrolls(live_server, browser, evening):
+def test_projector_header_stays_while_the_list_scrolls(live_server, browser, evening, settings):
+    # venue mode: the QR code shows the laptop's address on the hall's Wi-Fi (opened as
+    # localhost without it, the projector shows no code no phone could open)
+    settings.PUBLIC_BASE_URL = "http://192.168.1.20:8000"
     # table 4 has not handed in its sheet yet
     RoundTotal.objects.filter(
         round__number=1, registration__seats__table__number=4, registration__seats__round__number=1
