@@ -40,7 +40,7 @@ from django_ratelimit.core import get_usage
 from scoring.qr import standings_address
 from scoring.services import standings_cache_key
 from scoring.signals import setup_version
-from scoring.views import category_param, round_number_param
+from scoring.views import cache_entry, category_param, round_number_param
 from tournament.models import Round, Series, Tournament
 
 from .pdfs import (
@@ -146,7 +146,7 @@ def _public_pdf(
         if wait is not None:
             return throttled_response(request, wait)
         content = render()
-        entry = (f'"{hashlib.md5(content, usedforsecurity=False).hexdigest()}"', content)
+        entry = cache_entry(content)
         cache.set(key, entry, PUBLIC_PDF_CACHE_SECONDS)
     etag, content = entry
     response = _pdf(content, filename)

@@ -302,22 +302,31 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
     return result
 
 
-def standings_cache_key(tournament_id: int) -> str:
-    """Cache key prefix of a tournament's public standings; bumped on every save.
+def cache_version(key: str) -> int:
+    """The version counter under cache ``key`` (an int), naming what is cached for it.
 
-    The version counter lives for the cache's default timeout (5 minutes); when it has
-    expired or been evicted it starts again from the clock in nanoseconds, never from 1, so
-    it cannot repeat a number that a page or a PDF still in the cache was stored under."""
-    version = cache.get_or_set(f"standings-version:{tournament_id}", time.time_ns)
-    return f"standings:{tournament_id}:{version}"
+    The counter lives for the cache's default timeout (5 minutes); when it has expired or
+    been evicted it starts again from the clock in nanoseconds, never from 1, so it cannot
+    repeat a number that a page or a PDF still in the cache was stored under."""
+    return cache.get_or_set(key, time.time_ns)
+
+
+def bump_version(key: str) -> None:
+    """Make everything cached under the counter ``key`` stale (:func:`cache_version`)."""
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, time.time_ns())
+
+
+def standings_cache_key(tournament_id: int) -> str:
+    """Cache key prefix of a tournament's public standings; bumped on every save."""
+    return f"standings:{tournament_id}:{cache_version(f'standings-version:{tournament_id}')}"
 
 
 def invalidate_standings(tournament_id: int) -> None:
     """Make every cached standings fragment of the tournament stale."""
-    try:
-        cache.incr(f"standings-version:{tournament_id}")
-    except ValueError:
-        cache.set(f"standings-version:{tournament_id}", time.time_ns())
+    bump_version(f"standings-version:{tournament_id}")
 
 
 def save_hand(

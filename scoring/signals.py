@@ -23,9 +23,6 @@ under the old version only.
 
 from __future__ import annotations
 
-import time
-
-from django.core.cache import cache
 from django.db import transaction
 
 from tournament.models import Category, Player, Registration, Round, Seat, Table, Tournament
@@ -39,20 +36,18 @@ def _setup_key(tournament_id: int) -> str:
 
 def setup_version(tournament_id: int) -> int:
     """The tournament's setup version (an int), which changes whenever something a
-    points-free printed document shows is saved (see the module docstring).
+    points-free printed document shows is saved (see the module docstring); a counter like
+    the standings version (:func:`scoring.services.cache_version`)."""
+    from .services import cache_version
 
-    Kept for the cache's default timeout, like the standings version; when it has expired
-    or been evicted it starts again from the clock in nanoseconds, so it never repeats a
-    value an earlier document was cached under."""
-    return cache.get_or_set(_setup_key(tournament_id), time.time_ns)
+    return cache_version(_setup_key(tournament_id))
 
 
 def invalidate_setup(tournament_id: int) -> None:
     """Make every document cached under the tournament's setup version stale."""
-    try:
-        cache.incr(_setup_key(tournament_id))
-    except ValueError:
-        cache.set(_setup_key(tournament_id), time.time_ns())
+    from .services import bump_version
+
+    bump_version(_setup_key(tournament_id))
 
 
 def _invalidate(tournament_id: int) -> None:

@@ -117,7 +117,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if cacheable and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
         # key holds the version read before the queries: a save in between makes it stale
-        cache.set(key, _cache_entry(response.content), PUBLIC_CACHE_SECONDS)
+        cache.set(key, cache_entry(response.content), PUBLIC_CACHE_SECONDS)
     return _with_etag(response, _etag(response.content))
 
 
@@ -143,7 +143,9 @@ def _etag(content: bytes) -> str:
     return quote_etag(hashlib.md5(content, usedforsecurity=False).hexdigest())
 
 
-def _cache_entry(content: bytes) -> tuple[str, bytes]:
+def cache_entry(content: bytes) -> tuple[str, bytes]:
+    """``(ETag, content)`` as a cached page or PDF is stored (``printing.views`` too): the
+    ETag made once when the content is rendered, not on every hit."""
     return _etag(content), content
 
 
@@ -199,7 +201,7 @@ def _standings_fragment_entry(
             },
             request=None,
         ).encode()
-        entry = _cache_entry(html)
+        entry = cache_entry(html)
         cache.set(key, entry, PUBLIC_CACHE_SECONDS)
     return entry
 

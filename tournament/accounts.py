@@ -20,7 +20,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .models import Tournament
 from .roles import CLERK_GROUP, DIRECTOR_GROUP
 
 #: request headers a proxy adds: behind one, REMOTE_ADDR is the proxy's loopback address
@@ -57,15 +56,21 @@ def create_director(username: str, password: str, *, first: bool = False):
     it).  With ``first``, refuse (``PermissionDenied``) when any account exists already:
     the first-run page only ever makes the first one.  Raises ``ValidationError`` when the
     name is taken."""
-    users = get_user_model().objects
     with transaction.atomic():
         if first and usable_accounts().select_for_update().exists():
             raise PermissionDenied(_("Es gibt schon ein Konto; bitte einloggen."))
-        if users.filter(username__iexact=username).exists():
-            raise ValidationError(_("Diesen Benutzernamen gibt es schon."))
-        user = users.create_superuser(username=username, email="", password=password)
-        group, _created = Group.objects.get_or_create(name=DIRECTOR_GROUP)
-        user.groups.add(group)
+        return _new_account(username, password, DIRECTOR_GROUP, superuser=True)
+
+
+def _new_account(username: str, password: str, group: str, superuser: bool = False):
+    """A new account in ``group`` (a superuser with ``superuser``); ``ValidationError``
+    when the name is taken, whatever its case."""
+    users = get_user_model().objects
+    if users.filter(username__iexact=username).exists():
+        raise ValidationError(_("Diesen Benutzernamen gibt es schon."))
+    make = users.create_superuser if superuser else users.create_user
+    user = make(username=username, email="", password=password)
+    user.groups.add(Group.objects.get_or_create(name=group)[0])
     return user
 
 
@@ -80,7 +85,9 @@ def clerks():
     )
 
 
-def _clerk(pk: int):
+def clerk(pk: int):
+    """The clerk account ``pk``; ``PermissionDenied`` for any other account (a director's
+    or an admin's is never changed by the clerk page)."""
     user = clerks().filter(pk=pk).first()
     if user is None:
         raise PermissionDenied(_("Das ist kein Schreiber-Konto."))
@@ -92,14 +99,8 @@ def create_clerk(username: str, password: str, tournaments=()):
     """Make a clerk account (group "Schreiber" only) that may enter for ``tournaments``.
     The password must have passed the validators.  Raises ``ValidationError`` when the
     name is taken."""
-    users = get_user_model().objects
-    if users.filter(username__iexact=username).exists():
-        raise ValidationError(_("Diesen Benutzernamen gibt es schon."))
-    user = users.create_user(username=username, password=password)
-    group, _created = Group.objects.get_or_create(name=CLERK_GROUP)
-    user.groups.add(group)
-    for tournament in tournaments:
-        tournament.clerks.add(user)
+    user = _new_account(username, password, CLERK_GROUP)
+    user.clerk_of.add(*tournaments)
     return user
 
 
@@ -107,7 +108,7 @@ def reset_clerk_password(pk: int, password: str):
     """Give the clerk ``pk`` a new password (validated by the form).  Raises
     ``PermissionDenied`` for an account that is not a clerk's (a director's or an admin's
     password is never changed here)."""
-    user = _clerk(pk)
+    user = clerk(pk)
     user.set_password(password)
     user.save(update_fields=["password"])
     return user
@@ -116,7 +117,7 @@ def reset_clerk_password(pk: int, password: str):
 def set_clerk_active(pk: int, active: bool):
     """Switch the clerk ``pk`` on or off (an account switched off cannot log in; what it
     entered stays).  Raises ``PermissionDenied`` for an account that is not a clerk's."""
-    user = _clerk(pk)
+    user = clerk(pk)
     user.is_active = active
     user.save(update_fields=["is_active"])
     return user
@@ -125,10 +126,5 @@ def set_clerk_active(pk: int, active: bool):
 @transaction.atomic
 def set_clerk_tournaments(pk: int, tournaments) -> None:
     """Let the clerk ``pk`` enter for exactly ``tournaments`` (a list of
-    :class:`~tournament.models.Tournament`).  Raises ``PermissionDenied`` as above."""
-    user = _clerk(pk)
-    wanted = {t.pk for t in tournaments}
-    for tournament in Tournament.objects.filter(clerks=user).exclude(pk__in=wanted):
-        tournament.clerks.remove(user)
-    for tournament in tournaments:
-        tournament.clerks.add(user)
+    :class:`~tournament.models.Tournament`).  Raises ``PermissionDenied`` as :func:`clerk`."""
+    clerk(pk).clerk_of.set(tournaments)

@@ -182,7 +182,7 @@ def inspect_database(path: Path | str, require_project: bool = True) -> Database
                     _("%(path)s ist beschädigt (integrity_check: %(error)s).")
                     % {"path": path, "error": integrity}
                 )
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            tables = _names(conn)
             migrations: dict[str, set[str]] = {app: set() for app in PROJECT_APPS}
             if "django_migrations" in tables:
                 for app, name in conn.execute("SELECT app, name FROM django_migrations"):
@@ -337,7 +337,7 @@ def privileged_accounts(path: Path | str) -> list[str]:
 
 
 def _privileged(conn: sqlite3.Connection) -> set[str]:
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    tables = _names(conn)
     if "auth_user" not in tables:
         return set()
     names = {
@@ -366,7 +366,7 @@ def _current_privileged(target: Path) -> set[str] | None:
     try:
         conn = _open_readonly(target)
         try:
-            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            tables = _names(conn)
             if "auth_user" not in tables:
                 return None
             if not conn.execute("SELECT count(*) FROM auth_user").fetchone()[0]:
@@ -393,7 +393,7 @@ def unexplained_accounts(
       ``current`` ``None`` (no accounts to compare with) they are reported by
       :func:`privileged_accounts` instead, for the operator to read.
     """
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    tables = _names(conn)
     if "auth_user" not in tables:
         return []
     found = []
@@ -466,6 +466,11 @@ def _create_private(path: Path) -> None:
     owner's only.  Raises ``FileExistsError`` when ``path`` exists."""
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     os.chmod(path, 0o600)
+
+
+def _names(conn: sqlite3.Connection) -> set[str]:
+    """The names of every table, index, view and trigger in the database of ``conn``."""
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
 
 
 def _open_readonly(path: Path) -> sqlite3.Connection:

@@ -45,8 +45,9 @@ class OwnErrorPages:
     """The app's own error pages in the visitor's language also with ``DEBUG`` on (the
     demo runs so), unless ``DEBUG_ERROR_PAGES`` asks for Django's technical ones:
 
-    - 404 (``Http404``) and 400 (``BadRequest``) from ``templates/404.html`` and
-      ``templates/400.html`` instead of the URL list or a traceback;
+    - 404 (an unknown address or ``Http404``: Django's technical page, recognised by its
+      text) and 400 (``BadRequest``) from ``templates/404.html`` and ``templates/400.html``
+      instead of the URL list or a traceback;
     - any other exception with ``DEBUG`` on: logged on ``django.request`` with its
       traceback (as Django logs a 500) and answered with ``templates/500.html``;
     - in every mode, an empty 405 (a GET on an address that takes only POST, such as
@@ -59,7 +60,6 @@ class OwnErrorPages:
     def __call__(self, request):
         response = self.get_response(request)
         if response.status_code == 404 and _technical(response):
-            # an address no URL pattern matches never reaches process_exception
             from django.shortcuts import render
 
             return render(request, "404.html", status=404)
@@ -81,12 +81,12 @@ class OwnErrorPages:
         from django.shortcuts import render
 
         if isinstance(exception, Http404):
-            return render(request, "404.html", status=404)
+            return None  # Django's technical 404, replaced in __call__ like an unknown URL
         if isinstance(exception, BadRequest):
             from .views import bad_request
 
             return bad_request(request, exception)
-        if isinstance(exception, Exception) and not _handled_by_django(exception):
+        if not _handled_by_django(exception):
             import logging
 
             logging.getLogger("django.request").error(

@@ -487,12 +487,10 @@ def clerk_accounts(request: HttpRequest) -> HttpResponse:
                 if action != "create"
                 else 0
             )
-        except BadRequest:
-            clerk_id = 0
-            messages.error(request, _("Schreiber: bitte ein Konto der Liste wählen."))
-            action = ""
-        try:
             done = _clerk_action(request, action, clerk_id, create_form, create_tournaments)
+        except BadRequest:
+            messages.error(request, _("Schreiber: bitte ein Konto der Liste wählen."))
+            done = False
         except (PermissionDenied, ValidationError) as exc:
             messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
             done = False
@@ -541,9 +539,7 @@ def _clerk_action(request, action, clerk_id, create_form, create_tournaments):
         messages.success(request, _("Schreiber %(name)s angelegt.") % {"name": user})
         return True
     if action == "password":
-        clerk = accounts.clerks().filter(pk=clerk_id).first()
-        if clerk is None:
-            raise PermissionDenied(_("Das ist kein Schreiber-Konto."))
+        clerk = accounts.clerk(clerk_id)
         form = ClerkPasswordForm(clerk, request.POST, prefix=f"pw{clerk.pk}")
         if not form.is_valid():
             return {("password", clerk.pk): form}

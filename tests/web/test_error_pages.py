@@ -18,6 +18,8 @@ def test_404_and_400_are_the_app_s_pages_in_german_and_english(debug, tournament
         page = client.get("/gibt-es-nicht/")
         assert page.status_code == 404 and "Seite nicht gefunden" in page.content.decode()
         assert b"URLconf" not in page.content and b"Traceback" not in page.content
+        missing = client.get(reverse("scoring:standings", args=[tournament.pk + 1000]))
+        assert missing.status_code == 404 and "Seite nicht gefunden" in missing.content.decode()
         bad = client.get(reverse("scoring:standings", args=[tournament.pk]) + "?runde=%C2%B2")
         assert bad.status_code == 400 and "runde" in bad.content.decode()
         client.get("/sprache/en/")
