@@ -288,15 +288,22 @@ def test_a_change_gives_new_bytes(
     assert sum(renders.values()) == 2 * rendered
 
 
-def test_a_seat_swap_on_the_round_plan_page_gives_a_new_table_plan(
-    client, director, tournament, renders, django_capture_on_commit_callbacks
-):
+def _round_two_plan_cached(client, tournament, renders):
+    """Round 1 closed, round 2 drawn (seed 11) and its table plan fetched twice, rendered
+    once: ``(round 2, the plan's address, its bytes)``."""
     close_round_anyway(tournament)
     planned = tournament.round_set.get(number=2)
     tournament_services.draw_round(planned, seed=11)
     url = reverse("printing:table_plan", args=[tournament.pk, 2])
     before = get(client, url).content
     assert get(client, url).content == before and renders["table_plan_pdf"] == 1
+    return planned, url, before
+
+
+def test_a_seat_swap_on_the_round_plan_page_gives_a_new_table_plan(
+    client, director, tournament, renders, django_capture_on_commit_callbacks
+):
+    planned, url, before = _round_two_plan_cached(client, tournament, renders)
 
     seat = Seat.objects.get(round=planned, registration__start_number=1)
     director_client = Client()
@@ -314,12 +321,7 @@ def test_a_seat_swap_on_the_round_plan_page_gives_a_new_table_plan(
 def test_a_new_draw_gives_a_new_table_plan(
     client, tournament, renders, django_capture_on_commit_callbacks
 ):
-    close_round_anyway(tournament)
-    planned = tournament.round_set.get(number=2)
-    tournament_services.draw_round(planned, seed=11)
-    url = reverse("printing:table_plan", args=[tournament.pk, 2])
-    before = get(client, url).content
-    assert get(client, url).content == before and renders["table_plan_pdf"] == 1
+    planned, url, before = _round_two_plan_cached(client, tournament, renders)
     with django_capture_on_commit_callbacks(execute=True):
         tournament_services.draw_round(planned, seed=12)
     assert get(client, url).content != before and renders["table_plan_pdf"] == 2
