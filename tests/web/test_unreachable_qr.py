@@ -55,3 +55,20 @@ def test_table_cards_and_blank_sheets_carry_no_code_for_a_loopback_address(tourn
     assert all(not s.link_qr for s in score_sheets(round_, False, "http://127.0.0.1:8000"))
     cards = table_cards(round_, "http://192.168.1.20:8000")
     assert all(c.link_qr and not c.unreachable for c in cards)
+
+
+def test_the_poster_for_a_loopback_address_names_no_address_to_type(tournament):
+    import subprocess
+
+    from printing.pdfs import poster_pdf
+
+    def text(address):
+        pdf = poster_pdf(tournament, address)
+        return subprocess.run(
+            ["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True
+        ).stdout.decode()
+
+    loop = text("http://127.0.0.1:8000/turnier/1/")
+    assert "Kein QR-Code" in loop and "127.0.0.1:8000/turnier" not in loop
+    lan = text("http://192.168.1.20:8000/turnier/1/")
+    assert "Kein QR-Code" not in lan and "192.168.1.20:8000/turnier/1/" in lan
