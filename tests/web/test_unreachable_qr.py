@@ -72,3 +72,16 @@ def test_the_poster_for_a_loopback_address_names_no_address_to_type(tournament):
     assert "Kein QR-Code" in loop and "127.0.0.1:8000/turnier" not in loop
     lan = text("http://192.168.1.20:8000/turnier/1/")
     assert "Kein QR-Code" not in lan and "192.168.1.20:8000/turnier/1/" in lan
+
+
+def test_the_links_page_on_the_laptop_address_shows_the_note_and_no_codes(tournament, director):
+    tournament.table_entry = "opponent"
+    tournament.save()
+    laptop = Client(HTTP_HOST="127.0.0.1:8000")
+    laptop.force_login(director)
+    page = laptop.get(reverse("table_entry:director", args=[tournament.pk])).content.decode()
+    assert "Kein QR-Code" in page and "data:image/svg+xml" not in page
+    lan = Client(HTTP_HOST="192.168.1.20:8000")
+    lan.force_login(director)
+    page = lan.get(reverse("table_entry:director", args=[tournament.pk])).content.decode()
+    assert "Kein QR-Code" not in page and "data:image/svg+xml" in page
