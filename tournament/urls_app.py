@@ -19,5 +19,10 @@ urlpatterns = [
     path(
         "turnier/<int:pk>/anmeldungen/<int:start_number>/abmelden/", views.withdraw, name="withdraw"
     ),
+    path(
+        "turnier/<int:pk>/anmeldungen/<int:start_number>/wieder-anmelden/",
+        views.reinstate,
+        name="reinstate",
+    ),
     path("turnier/<int:pk>/runde/<int:round_number>/plan/", views.round_plan, name="round_plan"),
 ]

@@ -77,7 +77,7 @@ def write_requests(tournament, table):
             {"first_name": "Neu", "last_name": "Spieler", "club": "", "first_round": 2},
             "director",
         ),
-        ("withdraw", reverse("tournament:withdraw", args=[t, 1]), {}, "director"),
+        ("withdraw", reverse("tournament:withdraw", args=[t, 1]), {"bestaetigt": 1}, "director"),
         (
             "create",
             reverse("tournament:create"),

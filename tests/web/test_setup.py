@@ -111,7 +111,7 @@ def test_register_late_arrival_and_withdraw(client, director):
     assert "Startnummer ist schon vergeben" in taken.content.decode()
 
     first = tournament.registrations.get(start_number=1)
-    client.post(reverse("tournament:withdraw", args=[tournament.pk, 1]))
+    client.post(reverse("tournament:withdraw", args=[tournament.pk, 1]), {"bestaetigt": 1})
     first.refresh_from_db()
     assert first.withdrawn_after_round == 1  # round 1 is running
     close_round_anyway(tournament)
