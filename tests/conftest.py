@@ -9,6 +9,9 @@ from django.contrib.auth.models import Group
 
 from scoring.roles import CLERK_GROUP, DIRECTOR_GROUP
 
+# no silent skips in CI; pytester for the guard's own test
+pytest_plugins = ["tests.skip_guard", "pytester"]
+
 
 @pytest.fixture
 def clerk(db, django_user_model):
