@@ -143,6 +143,7 @@ CLUB_TOURNAMENT = Ruleset(
     first_bidder="right",
     special_lead="declarer",
     discard_melds="forbidden",
+    durch_trump="none",
     wording="club",
     house_rules=(
         "deck_size",
@@ -171,7 +172,7 @@ to tens, the bid checked on exact points ("Der normale Spielablauf"); lost game:
 melds struck, the others melds + tricks + 100 ("Verlorene Spiele"); Abschreiben: −bid, the
 others their melds ("Abschreiben"); Verwerfen: −2×bid, melds struck ("Verwerfen");
 misdiscard scored as a lost game ("Falsches Drücken"); Durch 1000, laid open 1500, without the
-Dabb 2000, lost −2000, the others 0 ("Der Durch"); follow suit and head the trick, trump when
+Dabb 2000, lost −2000, the others 0, played without trump ("Der Durch"); follow suit and head the trick, trump when
 void, overtrump ("Der normale Spielablauf"); the player right of the dealer bids first and
 leads the first trick ("Der Reizwert", "Der normale Spielablauf"); the declarer may not
 discard a card he melds ("Der Reizwert") and leads in a Durch ("Der Durch").
@@ -230,6 +231,7 @@ SWABIAN_TRADITIONAL = Ruleset(
     first_bidder="right",
     special_lead="declarer",
     discard_melds="misdiscard",
+    durch_trump="none",
     wording="swabian",
     house_rules=(
         "min_bid",
@@ -264,7 +266,9 @@ lost ("Zählen"); forgetting to discard loses the game at double the bid ("Drüc
 1000, laid open 1500, from the hand without the Dabb 2000; Bettel 1000; special games written
 apart ("Spezielle Spiele"); Farbzwang, Stichzwang, Trumpfzwang ("Ausspielen"); game to 1500;
 deal, bidding and play counter-clockwise, the player right of the dealer bids first and
-leads ("Geben", "Reizen", "Ausspielen"), the declarer leads in a Durch ("Der Durch"); the
+leads ("Geben", "Reizen", "Ausspielen"), the declarer leads in a Durch, which has no trump
+("Der Durch": no trump suit is chosen; the regional custom it also names, the first card's
+suit as trump, is ``durch_trump="first-lead"``), nor has a Bettel ("Untendurch"); the
 declarer names a trump when he concedes ("Abgehen"); discarding a melded card is a
 misdiscard, the trump seven excepted ("Drücken"); Bettel keeps Stichzwang ("Untendurch").
 
@@ -323,6 +327,7 @@ DABB_APP = Ruleset(
         "misdiscard",
         "first_played_wins",
         "no_specials",
+        "durch_trump",
     ),
 )
 """``dabb-app`` — seed 003, the rules of the Binokel app "Dabb".
@@ -340,8 +345,9 @@ trick ("Geben", "Reizen", "Stiche"); the declarer names a trump when he concedes
 Where the seed is silent (FIELD-NOTES practice): 10 for the last trick (so 250 in all); melds
 count only with a trick; no rounding (the app counts exact points); Verwerfen −2×bid with melds
 struck, and a misdiscard loses the game at double the bid (the app itself prevents both, but a
-table playing its rules needs a ruling); no Durch or Bettel.  Listed in ``house_rules``
-("Turnierregel").
+table playing its rules needs a ruling); no Durch or Bettel, and should a tournament add a
+Durch, it has no trump (``durch_trump``, as in seeds 001 and 002).  Listed in
+``house_rules`` ("Turnierregel").
 """
 
 PARTNERSHIP_250 = Ruleset(
@@ -421,7 +427,7 @@ PARTNERSHIP_250 = Ruleset(
     first_bidder="left",
     partner_exchange=4,
     wording="pinochle",
-    house_rules=("revoke", "first_played_wins", "no_specials"),
+    house_rules=("revoke", "first_played_wins", "no_specials", "durch_trump"),
 )
 """``partnership-250`` — seed 000, four-hand partnership Binokel (really Pinochle).
 
@@ -439,7 +445,8 @@ bid winner leads the first trick ("Stichphase"); the partners pass four cards ea
 ("Das Bieten gewinnen").
 
 Where the seed is silent (FIELD-NOTES practice): Verwerfen −2×bid with melds struck; no
-misdiscard (there is no Dabb to discard to); no Durch or Bettel.  Listed in
+misdiscard (there is no Dabb to discard to); no Durch or Bettel, and should a tournament add
+a Durch, it has no trump (``durch_trump``, as in seeds 001 and 002).  Listed in
 ``house_rules`` ("Turnierregel").
 """
 

@@ -33,6 +33,7 @@ Heading = Literal["none", "led-suit", "winnable", "win"]
 Direction = Literal["clockwise", "counter-clockwise"]
 Side = Literal["left", "right"]
 DiscardMelds = Literal["free", "forbidden", "misdiscard"]
+DurchTrump = Literal["none", "first-lead"]
 Wording = Literal["swabian", "club", "app", "pinochle"]
 
 
@@ -261,7 +262,12 @@ class Ruleset:
     he melds (``"free"``; ``"forbidden"``; ``"misdiscard"``: doing so is a misdiscard),
     the trump seven (Diß) always excepted (seed 001 "Drücken", seed 002 "Der Reizwert");
     ``partner_exchange``: cards each partner passes to the other after the bidding (seed
-    000 "Das Bieten gewinnen"; 0 = none).
+    000 "Das Bieten gewinnen"; 0 = none); ``durch_trump``, whether a Durch (also laid open
+    or without the Dabb) has a trump: ``"none"``, no trump is named and none is written on
+    the score sheet (seed 002 "Der Durch": "beim Durch keinen Trumpf"; seed 001 "Der
+    Durch"), or ``"first-lead"``, the suit of the first card led is trump (the regional
+    custom seed 001 "Der Durch" names), so a trump may be written down.  A Bettel never has
+    a trump (seed 001 "Der Untendurch/Bettel").
 
     Description only, not part of the fingerprint: ``wording`` (the club's words on the
     handout: ``"swabian"``, ``"club"``, ``"app"``, ``"pinochle"``) and ``house_rules``,
@@ -306,6 +312,7 @@ class Ruleset:
     special_lead: Literal["declarer", "forehand"] = "declarer"
     discard_melds: DiscardMelds = "free"
     partner_exchange: int = 0
+    durch_trump: DurchTrump = "none"
     wording: Wording = "swabian"
     house_rules: tuple[str, ...] = ()
 
@@ -388,6 +395,25 @@ class Ruleset:
             if self.special(name) is not None:
                 result.append(name)
         return tuple(result)
+
+    def plays_without_trump(self, outcome: str) -> bool:
+        """True if a hand with ``outcome`` is played without a trump, so no trump may be
+        written for it: a Bettel always (seed 001 "Der Untendurch/Bettel": "weder eine
+        Trumpf-Farbe gewählt"), a Durch, laid open or without the Dabb, while
+        :attr:`durch_trump` is ``"none"`` (seed 002 "Der Durch": "beim Durch keinen
+        Trumpf"; seed 001 "Der Durch").  False for ``"played"``, ``"abgehen"`` and any other
+        word."""
+        if outcome == "bettel":
+            return True
+        if outcome in ("durch", "durch-aufgelegt", "durch-ohne-dabb"):
+            return self.durch_trump == "none"
+        return False
+
+    @property
+    def outcomes_without_trump(self) -> tuple[str, ...]:
+        """Those of :attr:`outcomes` that are played without a trump
+        (:meth:`plays_without_trump`), in entry-form order."""
+        return tuple(o for o in self.outcomes if self.plays_without_trump(o))
 
     # ----------------------------------------------------------------- serialisation
     def to_dict(self) -> dict[str, Any]:
@@ -499,6 +525,7 @@ ADDED_LATER: dict[str, frozenset[str]] = {
             "special_lead",
             "discard_melds",
             "partner_exchange",
+            "durch_trump",
             "wording",
             "house_rules",
         }

@@ -18,6 +18,11 @@ A hand record is what the clerk writes on the score sheet for one deal::
 - ``tricks_taken``: optional number of tricks per seat (``played`` only); without it a seat
   with no trick points is taken to have taken no trick;
 - ``won``: for the special games only, whether the declarer made it;
+- ``trump``: optional suit letter (``C S H D``) of the trump as written on the sheet; not
+  allowed for an outcome the ruleset plays without trump
+  (:meth:`rules.ruleset.Ruleset.plays_without_trump`: a Durch where
+  ``durch_trump == "none"``, seed 002 "Der Durch"; a Bettel, seed 001 "Der
+  Untendurch/Bettel");
 - ``penalty``: optional ``{"type": "verwerfen" | "falsch-druecken", "seat": n}`` on a played
   hand; a misdiscard is always the declarer's.
 
@@ -34,6 +39,7 @@ from typing import Any
 
 from .errors import FieldError, InvalidInput
 from .meldrange import meld_range, seat_hand_size
+from .melds import parse_trump
 from .ruleset import CardPoints, LostGame, Penalty, Ruleset
 
 OUTCOMES = ("played", "abgehen", "durch", "durch-aufgelegt", "durch-ohne-dabb", "bettel")
@@ -49,6 +55,7 @@ RECORD_KEYS = (
     "tricks_taken",
     "won",
     "penalty",
+    "trump",
 )
 
 
@@ -74,6 +81,7 @@ class HandRecord:
     tricks_taken: tuple[int, ...] | None = None
     won: bool | None = None
     penalty: PenaltyRecord | None = None
+    trump: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready data, omitting absent fields."""
@@ -91,6 +99,8 @@ class HandRecord:
             data["won"] = self.won
         if self.penalty is not None:
             data["penalty"] = {"type": self.penalty.type, "seat": self.penalty.seat}
+        if self.trump is not None:
+            data["trump"] = self.trump
         return data
 
 
@@ -185,18 +195,62 @@ def impossible_melds(ruleset: Ruleset, seats: int, melds: Sequence[int]) -> list
     """One error per seat whose meld total no hand can hold (:func:`rules.meldrange.meld_range`
     for the hand size at ``seats``; the declarer holds as many cards after taking the Dabb
     and discarding).  Field ``melds[i]``, code ``meld_impossible``, params ``value``,
-    ``cards`` (hand size) and ``max`` (the highest attainable total)."""
+    ``cards`` (hand size), ``min`` and ``max`` (the lowest and highest attainable totals),
+    ``below`` and ``above`` (the attainable totals nearest to ``value`` on either side,
+    :meth:`rules.meldrange.MeldRange.nearest`; ``None`` where there is none).  The message
+    names those nearest totals, e.g. "meld 900 is not possible with 12 cards; the nearest
+    possible totals are 590 and 1000" (``club-tournament``, 3 players), so a total under
+    the maximum that falls in a gap does not read as a contradiction."""
     size = seat_hand_size(ruleset, seats)
     attainable = meld_range(ruleset, size)
+    errors = []
+    for i, value in enumerate(melds):
+        if value in attainable:
+            continue
+        below, above = attainable.nearest(value)
+        if below is not None and above is not None:
+            hint = f"the nearest possible totals are {below} and {above}"
+        elif below is not None:
+            hint = f"the highest possible total is {below}"
+        else:
+            hint = f"the lowest possible total is {above}"
+        errors.append(
+            FieldError(
+                f"melds[{i}]",
+                f"meld {value} is not possible with {size} cards; {hint}",
+                code="meld_impossible",
+                params={
+                    "value": value,
+                    "cards": size,
+                    "min": attainable.min,
+                    "max": attainable.max,
+                    "below": below,
+                    "above": above,
+                },
+            )
+        )
+    return errors
+
+
+def trump_errors(ruleset: Ruleset, outcome: str, trump: str | None) -> list[FieldError]:
+    """The error for a trump written on a hand that is played without one, else ``[]``.
+
+    ``outcome``: a hand outcome (``"durch"`` …); ``trump``: a suit letter or ``None`` (no
+    trump written).  A trump is refused for a Durch, laid open or without the Dabb, when
+    the ruleset's :attr:`~rules.ruleset.Ruleset.durch_trump` is ``"none"`` (seed 002 "Der
+    Durch": "Außerdem gibt es beim Durch keinen Trumpf"; seed 001 "Der Durch": no trump
+    suit is chosen), and for a Bettel (seed 001 "Der Untendurch/Bettel").  The error is on
+    field ``trump``, code ``no_trump_in_special``, params ``outcome`` and ``trump``."""
+    if trump is None or not ruleset.plays_without_trump(outcome):
+        return []
     return [
         FieldError(
-            f"melds[{i}]",
-            f"meld {value} is not possible with {size} cards (at most {attainable.max})",
-            code="meld_impossible",
-            params={"value": value, "cards": size, "max": attainable.max},
+            "trump",
+            f"a {outcome} is played without trump under {ruleset.id}: "
+            f"leave the trump (Trumpf) empty, not {trump}",
+            code="no_trump_in_special",
+            params={"outcome": outcome, "trump": trump},
         )
-        for i, value in enumerate(melds)
-        if value not in attainable
     ]
 
 
@@ -255,7 +309,9 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
     (:func:`impossible_melds`); trick points that do not add up to the total
     (250) or that no seat could hold under the card-point scheme; tricks taken that do not
     add up to the number of tricks; a ``won`` flag outside special games; a penalty the
-    ruleset does not know, on a seat outside the table, or a misdiscard by a defender.
+    ruleset does not know, on a seat outside the table, or a misdiscard by a defender; a
+    ``trump`` that is not a suit letter (code ``trump``), or any trump on a hand the ruleset
+    plays without one (:func:`trump_errors`, code ``no_trump_in_special``).
     """
     if not isinstance(data, dict):
         raise InvalidInput([FieldError("hand", "a hand record must be an object", code="type")])
@@ -437,6 +493,19 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
     if data.get("penalty") is not None:
         penalty = _parse_penalty(ruleset, data["penalty"], seats, declarer, outcome, errors)
 
+    trump = None
+    if data.get("trump") is not None:
+        try:
+            trump = parse_trump(data["trump"])
+        except InvalidInput as exc:
+            errors.extend(exc.errors)
+        else:
+            if outcome is not None:
+                trump_problems = trump_errors(ruleset, outcome, trump)
+                errors.extend(trump_problems)
+                if trump_problems:
+                    trump = None
+
     if (
         outcome == "abgehen"
         and ruleset.abgehen is not None
@@ -470,6 +539,7 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
         tricks_taken=tricks_taken,
         won=won if outcome in SPECIAL_OUTCOMES else None,
         penalty=penalty,
+        trump=trump,
     )
 
 

@@ -54,8 +54,28 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
             _("%(won)s gewonnene + %(lost)s verlorene Spiele sind mehr als %(games)s Spiele.") % p
         )
     if code == "meld_impossible":
+        if p.get("below") is not None and p.get("above") is not None:
+            return (
+                _(
+                    "Meldung %(value)s ist mit %(cards)s Karten nicht möglich; die nächsten "
+                    "möglichen Meldungen sind %(below)s und %(above)s."
+                )
+                % p
+            )
+        if p.get("above") is not None:
+            return (
+                _(
+                    "Meldung %(value)s ist mit %(cards)s Karten nicht möglich; die kleinste "
+                    "mögliche Meldung ist %(above)s."
+                )
+                % p
+            )
         return (
-            _("Meldung %(value)s ist mit %(cards)s Karten nicht möglich (höchstens %(max)s).") % p
+            _(
+                "Meldung %(value)s ist mit %(cards)s Karten nicht möglich; die höchste mögliche "
+                "Meldung ist %(max)s."
+            )
+            % p
         )
     if code == "meld_rare":
         return (
@@ -89,6 +109,10 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
         )
     if code == "no_melds_in_special":
         return _("Bei Durch und Bettel wird nicht gemeldet.")
+    if code == "no_trump_in_special":
+        if p.get("outcome") == "bettel":
+            return _("Trumpf: Ein Bettel wird ohne Trumpf gespielt – bitte keinen Trumpf angeben.")
+        return _("Trumpf: Ein Durch wird ohne Trumpf gespielt – bitte keinen Trumpf angeben.")
     if code == "not_counted":
         return _("Bei diesem Ausgang werden keine Stiche gezählt.")
     if code == "misdiscard_seat":

@@ -1098,6 +1098,9 @@ def _engine_scores(tournament: Tournament, seats: list[Seat], record) -> tuple[l
     if any(p >= size for p in positions):
         raise ValueError(_("ein Platz liegt außerhalb des Tisches"))
     entry = services.hand_input_from(record)
+    if tournament.ruleset.plays_without_trump(entry.outcome):
+        # a trump written on a Durch before the entry refused it: it never changed a score
+        entry.trump = ""
     evaluation = services.evaluate(tournament, size, entry)
     if message := services._game_number_error(tournament, entry.number):
         evaluation.errors.setdefault("number", []).append(message)

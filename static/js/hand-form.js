@@ -29,7 +29,8 @@
     f.querySelectorAll(".err").forEach(function (box) {
       var name = box.id.replace(/^err-/, "");
       var input = f.querySelector("[name='" + name + "']");
-      var wrong = box.textContent.trim() !== "";
+      // data-wrong: the field is wrong, its message is shown once for its row (err-tricks)
+      var wrong = box.textContent.trim() !== "" || box.hasAttribute("data-wrong");
       if (input) {
         if (wrong) input.setAttribute("aria-invalid", "true");
         else input.removeAttribute("aria-invalid");
@@ -44,4 +45,29 @@
       }
     });
   });
+  // A Durch (where the rules say so) and a Bettel have no trump: the outcome select lists
+  // them in data-no-trump; choosing one empties the trump ("—" or "ohne") and locks the
+  // suits until another outcome is chosen.  The server refuses a trump sent anyway.
+  function syncTrump() {
+    var f = form();
+    var outcome = f && f.querySelector("[name='outcome'][data-no-trump]");
+    if (!outcome) return;
+    var off = outcome.dataset.noTrump.split(" ").indexOf(outcome.value) >= 0;
+    f.querySelectorAll("[name='trump']").forEach(function (field) {
+      if (field.tagName === "SELECT") {
+        if (off) field.value = "";
+        Array.prototype.forEach.call(field.options, function (option) {
+          option.disabled = off && option.value !== "";
+        });
+      } else {
+        if (off && field.value === "") field.checked = true;
+        field.disabled = off && field.value !== "";
+      }
+    });
+  }
+  // capture phase: the trump is emptied before htmx sends the form for the preview
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "outcome") syncTrump();
+  }, true);
+  syncTrump();
 })();

@@ -149,7 +149,8 @@ def test_score_warns_of_a_rare_meld_and_refuses_an_impossible_one():
         "errors": [
             {
                 "field": "melds[0]",
-                "message": "meld 3000 is not possible with 12 cards (at most 1380)",
+                "message": "meld 3000 is not possible with 12 cards; "
+                "the highest possible total is 1380",
             }
         ]
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rules.meldrange import meld_range
 from rules.meldrare import rare_threshold
 from scoring.models import Hand
 from tests.web.test_views import form_data, table_url
@@ -20,8 +21,8 @@ def test_an_impossible_meld_is_refused_at_that_seats_field(client, tournament, c
     assert response.status_code == 422
     html = response.content.decode()
     assert (
-        'id="err-melds_2">Meldung 3000 ist mit 12 Karten nicht möglich (höchstens 1380).</div>'
-        in html
+        'id="err-melds_2">Meldung 3000 ist mit 12 Karten nicht möglich; die höchste mögliche '
+        "Meldung ist 1380.</div>" in html
     )
     assert 'id="err-melds_1"></div>' in html and 'id="err-melds_0"></div>' in html
     assert not Hand.objects.exists()
@@ -31,6 +32,22 @@ def test_an_impossible_meld_is_refused_at_that_seats_field(client, tournament, c
         HTTP_HX_REQUEST="true",
     ).content.decode()
     assert 'id="err-melds_0" hx-swap-oob="true">Meldung 1390 ist mit 12 Karten' in live
+
+
+def test_a_meld_in_a_gap_names_the_nearest_possible_totals(client, tournament, clerk):
+    """Evening finding: "Meldung 900 … nicht möglich (höchstens 1380)" read as if it
+    contradicted itself.  The numbers in the message are the engine's own."""
+    below, above = meld_range(tournament.ruleset, 12).nearest(900)
+    assert 900 not in meld_range(tournament.ruleset, 12) and (below, above) == (590, 1000)
+    client.force_login(clerk)
+    url, table = table_url(tournament)
+    html = client.post(url, form_data(table, melds_1=900)).content.decode()
+    assert (
+        f'id="err-melds_1">Meldung 900 ist mit 12 Karten nicht möglich; die nächsten möglichen '
+        f"Meldungen sind {below} und {above}.</div>" in html
+    )
+    assert "höchstens" not in html.split('id="err-melds_1">', 1)[1].split("</div>", 1)[0]
+    assert not Hand.objects.exists()
 
 
 def test_a_rare_meld_needs_ja_wirklich_before_it_is_saved(client, tournament, clerk):
