@@ -9,6 +9,11 @@ marked "Turnierregel".  The words follow the club the preset comes from
 Dame/Bube/Neun in the partnership game of seed 000).  The wording is the project's own;
 German first, English through Django's i18n (call :func:`build` inside
 ``translation.override``).
+
+The handout of a tournament (:func:`for_tournament`) opens with the section "Dieses
+Turnier": the tournament's own settings (rounds and games, the table of four, the
+lost-game fee, the tie-break, missed rounds, confirmation of entries), read from the very
+fields the standings use.  A ruleset's handout alone (:func:`build`) has no such section.
 """
 
 from __future__ import annotations
@@ -16,11 +21,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rules import Ruleset, best_meld
 from rules.cards import SUITS, deck_ranks
 from rules.ruleset import Bonus, MeldSpec, Penalty
+from scoring.selectors import tie_break_note
+from tournament.models import Tournament
 
 MINUS = "−"  # U+2212, the one minus sign on the sheet
 
@@ -734,7 +743,14 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             [
                 st(
                     "durch",
-                    _("Durch: Der Spielführer macht alle Stiche, ohne Trumpf und Meldung."),
+                    # durch_trump: "none" = no trump (seed 002 "Der Durch")
+                    _("Durch: Der Spielführer macht alle Stiche, ohne Trumpf und Meldung.")
+                    if ruleset.durch_trump == "none"
+                    else _(
+                        "Durch: Der Spielführer macht alle Stiche, ohne Meldung; Trumpf ist "
+                        "die Farbe der ersten ausgespielten Karte."
+                    ),
+                    "durch_trump",
                 ),
                 st("special_lead", lead_text),
                 st(
@@ -793,3 +809,98 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         version=ruleset.version,
         sections=sections,
     )
+
+
+def tournament_section(tournament: Tournament, lang: str = "de") -> Section:
+    """The section "Dieses Turnier": what ``tournament`` itself decides, one list item
+    (:class:`Statement`, never marked "Turnierregel") each, keyed ``tournament.<field>``:
+
+    - ``tournament.rounds``: rounds × games per round, what a table of four does
+      (``four_table_mode``), and pairs scoring (``event_type``) when chosen;
+    - ``tournament.lost_game_fee``: the fee in EUR per game lost as declarer, from the
+      ``lost_game_fee_from``-th on, as :func:`scoring.selectors.standings` charges it
+      (conceding counts as lost); or that there is none;
+    - ``tournament.tie_break``: :func:`scoring.selectors.tie_break_note`, the sentence the
+      results list and the standings print;
+    - ``tournament.missed_rounds``: how the overall standings treat a missed round;
+    - ``tournament.confirmation``: who confirms entries and whether unconfirmed points are
+      marked, only when entries are confirmed or entered at the table (``table_entry``,
+      which works only when every hand is entered, ``entry_mode == "hands"``).
+
+    ``lang`` (``"de"`` or ``"en"``) must match the active translation, as for
+    :func:`build`.  Reads only the tournament's fields: no database query.
+    """
+    w = _Words(tournament.ruleset, lang)
+    items: list[Statement] = []
+
+    text = ngettext(
+        "%(rounds)s Runde mit %(games)s Spielen.",
+        "%(rounds)s Runden mit je %(games)s Spielen.",
+        tournament.rounds,
+    ) % {"rounds": tournament.rounds, "games": tournament.games_per_round}
+    text += " " + _("Vierertisch: %(mode)s.") % {"mode": tournament.get_four_table_mode_display()}
+    if tournament.event_type == Tournament.EventType.PAIRS:
+        text += " " + _("Gewertet wird je Paar (feste Partner).")
+    items.append(Statement("tournament.rounds", text))
+
+    if tournament.lost_game_fee is None:
+        text = _("Für verlorene Spiele gibt es keine Gebühr.")
+    else:
+        fee = floatformat(tournament.lost_game_fee, 2)
+        if tournament.lost_game_fee_from > 1:
+            text = _(
+                "Gebühr: %(fee)s € für jedes als Spielführer verlorene Spiel ab dem %(n)s."
+            ) % {"fee": fee, "n": tournament.lost_game_fee_from}
+        else:
+            text = _("Gebühr: %(fee)s € für jedes als Spielführer verlorene Spiel.") % {"fee": fee}
+        if tournament.ruleset.abgehen is not None:
+            text += " " + _("%(concede)s zählt als verloren.") % {"concede": w.concede}
+    items.append(Statement("tournament.lost_game_fee", text))
+
+    items.append(Statement("tournament.tie_break", tie_break_note(tournament)))
+
+    items.append(
+        Statement(
+            "tournament.missed_rounds",
+            {
+                Tournament.MissedRounds.ZERO: _(
+                    "Wer eine Runde verpasst, bekommt für sie 0 Punkte."
+                ),
+                Tournament.MissedRounds.UNPLACED: _(
+                    "Wer eine Runde verpasst, steht ohne Platz und ohne Preis in der Gesamtwertung."
+                ),
+                Tournament.MissedRounds.EXCLUDED: _(
+                    "Wer eine Runde verpasst, kommt nicht in die Gesamtwertung, nur in die "
+                    "seiner Runden."
+                ),
+            }[tournament.missed_rounds],
+        )
+    )
+
+    confirmation = {
+        Tournament.TableEntry.OPPONENT: _(
+            "Eingetragen wird am Tisch (QR-Code der Tischkarte); ein Gegenspieler bestätigt "
+            "jedes Spiel."
+        ),
+        Tournament.TableEntry.CLERK: _(
+            "Eingetragen wird am Tisch (QR-Code der Tischkarte); ein Schreiber bestätigt."
+        ),
+    }.get(tournament.table_entry)
+    if tournament.entry_mode != Tournament.EntryMode.HANDS:
+        confirmation = None  # table links enter single hands only (refused otherwise)
+    if confirmation is None and tournament.confirmation_required:
+        confirmation = _("Jede Eingabe prüft und bestätigt ein zweiter Schreiber.")
+    if confirmation:
+        if tournament.marks_provisional:
+            confirmation += " " + _("Bis dahin steht „unbestätigt“ in der Rangliste.")
+        items.append(Statement("tournament.confirmation", confirmation))
+
+    return Section(_("Dieses Turnier"), notes=items)
+
+
+def for_tournament(tournament: Tournament, lang: str = "de") -> Handout:
+    """The handout of ``tournament``: :func:`build` for its frozen ruleset and its
+    ``four_table_mode``, opened by :func:`tournament_section`."""
+    handout = build(tournament.ruleset, lang, tournament.four_table_mode)
+    handout.sections.insert(0, tournament_section(tournament, lang))
+    return handout

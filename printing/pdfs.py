@@ -5,8 +5,10 @@ Used by the download views and by ``manage.py print_round``."""
 from __future__ import annotations
 
 from decimal import Decimal
+from io import BytesIO
 
 from django.utils import timezone, translation
+from pypdf import PdfReader
 
 from scoring import selectors
 from scoring.prizes import prize_list
@@ -128,21 +130,24 @@ def results_pdf(
 
 
 def rules_pdf(tournament: Tournament, language: str = "de") -> bytes:
-    """The rules handout of the tournament's frozen ruleset, in ``language``."""
+    """The rules handout of the tournament's frozen ruleset, in ``language``, opened by the
+    tournament's own settings (:func:`printing.handout.for_tournament`: rounds, fee,
+    tie-break, missed rounds).
+
+    One A4 page: a handout that comes out longer (a long ruleset with many of the
+    tournament's settings) is laid out once more with less space between lines and blocks
+    (``compact``, ``static/print/print.css``), the type still 10 pt."""
     with translation.override(language):
-        return render_pdf(
-            "printing/rules.html",
-            {
-                "tournament": tournament,
-                "printed_at": timezone.localtime(),
-                "LANGUAGE_CODE": language,
-                "h": handout.build(tournament.ruleset, language, tournament.four_table_mode),
-                # only a tie-break other than the clubs' custom (shared places) is news
-                "tie_break_note": selectors.tie_break_note(tournament)
-                if tournament.tie_break != Tournament.TieBreak.SHARED
-                else "",
-            },
-        )
+        context = {
+            "tournament": tournament,
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": language,
+            "h": handout.for_tournament(tournament, language),
+        }
+        pdf = render_pdf("printing/rules.html", context)
+        if len(PdfReader(BytesIO(pdf)).pages) > 1:
+            pdf = render_pdf("printing/rules.html", {**context, "compact": True})
+        return pdf
 
 
 def poster_pdf(tournament: Tournament, standings_address: str) -> bytes:
