@@ -27,8 +27,9 @@ WON_CHOICES = [("", "—"), ("1", _("gewonnen")), ("0", _("verloren"))]
 
 
 def reason_field() -> forms.CharField:
-    """The "why" of a correction: optional while the round runs, required (by the service)
-    for the director's adjustment after it is closed; kept in the entry's history."""
+    """The "why" of a correction: required (by the service, its error shown at this field)
+    when a saved hand is corrected and for the director's adjustment after the round is
+    closed; kept in the entry's history."""
     return forms.CharField(
         label=_("Grund der Korrektur"),
         required=False,
@@ -92,21 +93,34 @@ class HandForm(forms.Form):
             label=_("Ausgang"),
             choices=[(o, OUTCOME_LABELS[o]) for o in ruleset.outcomes],
         )
+        # outcomes played without trump (a Durch under seed 002, a Bettel): hand-form.js
+        # empties and locks the trump for them; the engine refuses a trump sent anyway
+        no_trump = ruleset.outcomes_without_trump
+        if no_trump:
+            self.fields["outcome"].widget.attrs["data-no-trump"] = " ".join(no_trump)
         for seat in seats:
             name = f"{seat.registration.player.first_name}"
+            # the seat inputs stand in a table under the player's column heading: their
+            # label is given to screen readers as aria-label
+            meld_label = _("Meldung %(name)s") % {"name": name}
+            tricks_label = _("Stiche %(name)s") % {"name": name}
             self.fields[f"melds_{seat.position}"] = forms.IntegerField(
-                label=_("Meldung %(name)s") % {"name": name},
+                label=meld_label,
                 required=False,
                 min_value=0,
                 max_value=MAX_POINTS,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": 10}),
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "step": 10, "aria-label": meld_label}
+                ),
             )
             self.fields[f"tricks_{seat.position}"] = forms.IntegerField(
-                label=_("Stiche %(name)s") % {"name": name},
+                label=tricks_label,
                 required=False,
                 min_value=0,
                 max_value=MAX_POINTS,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "aria-label": tricks_label}
+                ),
             )
         self.fields["won"] = forms.ChoiceField(
             label=_("Sonderspiel"), choices=WON_CHOICES, required=False

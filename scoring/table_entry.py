@@ -34,6 +34,7 @@ from .views import (
     _evaluate_form,
     _field_errors,
     _hand_form,
+    _marked_errors,
     _next_deal,
     _next_number,
     _rare_melds,
@@ -140,8 +141,7 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
     tournament = table.round.tournament
     seats = form.seats
     device = links.device_id(request.session)
-    field_errors = _field_errors(form, evaluation)
-    form.mark_errors(field_errors)
+    field_errors, wrong_slots = _marked_errors(form, evaluation)
     hands_count = table.hands.count()
     correcting = bool(form.initial.get("version") or (form.is_bound and form.data.get("version")))
     token = link.token
@@ -167,6 +167,7 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
         "confirmer": links.is_confirmer(request.session, link),
         "next_deal": _next_deal(table, seats),
         "field_errors": field_errors,
+        "wrong_slots": wrong_slots,
         "rare_melds": _rare_melds(seats, evaluation),
         "error_slots": [*form.fields, "melds", "tricks", "__all__"],
         "more_open": any(name in field_errors for name in HandForm.MORE_FIELDS),

@@ -62,7 +62,8 @@ class StandingsTable(tables.Table):
     lost as declarer, the lost-game fee when the tournament charges one, and the number of
     unconfirmed entries when the tournament confirms entries and marks them."""
 
-    # the classes c-* let a phone hide what does not fit (static/css/app.css)
+    # the classes c-* let a phone hide what does not fit (static/css/app.css): rounds,
+    # games, fee and club go; place, start number, name and total stay
     rank = tables.Column(verbose_name=_("Platz"), attrs=_cells("num c-rank"))
     start_number = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
     name = tables.Column(verbose_name=_("Name"), attrs=_cells("c-name"))
@@ -151,7 +152,7 @@ class PairStandingsTable(tables.Table):
     entries as in :class:`StandingsTable`."""
 
     rank = tables.Column(verbose_name=_("Platz"), attrs=_cells("num c-rank"))
-    # the pair number stays on a phone, the start numbers go like "Nr." does
+    # the pair number and the start numbers stay on a phone, like "Nr." does
     pair = tables.Column(verbose_name=_("Paar"), attrs=_cells("num c-pair"))
     start_numbers = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
     name = tables.Column(verbose_name=_("Spieler"), attrs=_cells("c-name"))
@@ -159,6 +160,15 @@ class PairStandingsTable(tables.Table):
     total = tables.Column(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
     won = tables.Column(verbose_name=_("gew."), attrs=_cells("num c-games"))
     lost = tables.Column(verbose_name=_("verl."), attrs=_cells("num c-games"))
+
+    def render_start_numbers(self, value):
+        """One start number a line on the page, beside its partner's name (a phone keeps
+        this column: a partner without consent to public names is "—" and found by it)."""
+        return format_html_join(mark_safe("<br>"), "{}", ((n,) for n in value.split(" / ")))
+
+    def value_start_numbers(self, value):
+        """Both in one cell of an export: "3 / 11"."""
+        return value
 
     def render_name(self, value):
         """One partner a line on the page."""

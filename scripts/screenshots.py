@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 BASE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"
 OUT = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/screenshots")
 
-# (file, path, login, viewport width, full page)
+# (file, path, login, viewport width, full page[, viewport height]); German pages
 PAGES = [
     ("rangliste", "/turnier/1/", None, 1280, True),
     ("rangliste-handy", "/turnier/1/", None, 360, False),
@@ -24,6 +24,9 @@ PAGES = [
     ("uebersicht", "/turnier/1/erfassung/", "schreiber", 1280, True),
     ("erfassung", "/turnier/1/runde/3/tisch/6/", "schreiber", 1280, True),
     ("tischplan", "/turnier/1/runde/3/plan/", "leitung", 1280, True),
+    # the phone as a player holds it and the hall's projector, at their real screen sizes
+    ("standings-phone", "/turnier/1/", None, 360, False, 740),
+    ("projector", "/turnier/1/beamer/", None, 1920, False, 1080),
 ]
 PASSWORDS = {"schreiber": "schreiber-demo", "leitung": "leitung-demo"}
 
@@ -32,8 +35,11 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium")
-        for name, path, login, width, full in PAGES:
-            context = browser.new_context(viewport={"width": width, "height": 1000})
+        for name, path, login, width, full, *height in PAGES:
+            context = browser.new_context(
+                viewport={"width": width, "height": height[0] if height else 1000},
+                locale="de-DE",
+            )
             page = context.new_page()
             if login:
                 page.goto(f"{BASE}/accounts/login/?next={path}")

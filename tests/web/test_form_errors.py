@@ -72,6 +72,16 @@ def test_abgehen_without_trick_points_saves(client, tournament, clerk):
     url, table = table_url(tournament)
     data = form_data(table, outcome="abgehen", trump="", tricks_0="", tricks_1="", tricks_2="")
     assert client.post(url, data).status_code == 302
+    hand = Hand.objects.get()
+    assert (hand.table, hand.number, hand.dealer, hand.declarer) == (table, 1, 0, 1)
+    assert (hand.outcome, hand.bid, hand.trump, hand.tricks) == ("abgehen", 300, "", None)
+    assert hand.entered_by == clerk and hand.version == 1
+    # seed 002 "Abschreiben": the declarer is charged the bid, his melds do not count; the
+    # others each get their melds (20 and 60, already tens)
+    assert hand.scores == [20, -300, 60] and hand.declarer_won is False
+    by_seat = {s.registration_id: s.points for s in hand.seat_scores.all()}
+    seats = {s.position: s.registration_id for s in table.seats.all()}
+    assert by_seat == {seats[0]: 20, seats[1]: -300, seats[2]: 60}
 
 
 def test_error_about_the_computed_trick_field_names_the_typed_fields(client, tournament, clerk):
@@ -80,10 +90,16 @@ def test_error_about_the_computed_trick_field_names_the_typed_fields(client, tou
     response = client.post(url, form_data(table, tricks_0=200, tricks_1=100, tricks_2=""))
     page = response.content.decode()
     assert response.status_code == 422
-    typed = re.search(r'id="err-tricks_0">([^<]*)<', page).group(1)
-    assert "300" in typed and "-50" in typed
-    assert re.search(r'id="err-tricks_1">\s*\S', page)
-    assert re.search(r'id="err-tricks_2">\s*<', page)  # the blank, computed one is not blamed
+    # one message for the row, under the trick fields, not one under each typed field
+    row = re.search(r'id="err-tricks">([^<]*)<', page).group(1)
+    assert "300" in row and "-50" in row
+    assert page.count("für das leere Feld bliebe") == 1
+    assert re.search(r'id="err-tricks_0" data-wrong>\s*<', page)
+    # the typed fields are marked, the blank, computed one is not blamed
+    assert 'aria-invalid="true"' in _tag(page, "tricks_0")
+    assert 'aria-invalid="true"' in _tag(page, "tricks_1")
+    assert "aria-invalid" not in _tag(page, "tricks_2")
+    assert re.search(r'id="err-tricks_2">\s*<', page)
 
 
 def _setup(**kw):
