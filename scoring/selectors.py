@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,9 +33,11 @@ class StandingRow:
     (:func:`assign_places`); ``rounds`` holds the
     points per round (``None`` where nothing was entered); ``won``/``lost`` count games won
     and lost as declarer; ``fee`` is the lost-game fee in EUR (``None`` if the tournament
-    charges none); ``provisional`` counts the player's entries in running rounds that still
-    await confirmation (only counted when the tournament confirms entries and marks them).  ``name`` and ``club`` are empty for players without consent when the
-    rows are made for the public.
+    charges none); ``provisional`` counts the player's entries that still await
+    confirmation: in running rounds, and those a closed round was closed with (the
+    director's close with a reason; a later adjustment is not counted); only counted when
+    the tournament confirms entries and marks them.  ``name`` and ``club`` are empty for
+    players without consent when the rows are made for the public.
 
     ``missed`` (parallel to ``rounds``) is true for a round the player did not play (joined
     later, or withdrew before it) and has no points in: shown as "—", never 0.  ``note``
@@ -130,6 +132,14 @@ def _entrants(tournament: Tournament) -> list[_Entrant]:
     ]
 
 
+def _open_at_close(status: str, closed_at: datetime | None, updated_at: datetime) -> bool:
+    """Whether an unconfirmed entry still counts as awaiting confirmation: its round runs,
+    or was closed with it (saved before the close, not adjusted after it)."""
+    if status == Round.Status.RUNNING:
+        return True
+    return status == Round.Status.CLOSED and closed_at is not None and updated_at <= closed_at
+
+
 def standings(
     tournament: Tournament, round_number: int | None = None, public: bool = True
 ) -> list[StandingRow]:
@@ -153,10 +163,18 @@ def standings(
     if round_number is not None:
         scores = scores.filter(round_number=round_number)
     provisional: dict[int, int] = defaultdict(int)
-    # provisional: unconfirmed entries of a running round, when the tournament confirms
-    # entries, and hands entered at the table through its link (always confirmed)
+    # provisional: unconfirmed entries, when the tournament confirms entries, and hands
+    # entered at the table through its link (always confirmed): of a running round, or of
+    # a closed one that the director closed with them (saved before the close; a change
+    # after it is the director's adjustment, not awaiting anyone)
     mark = tournament.marks_provisional
-    open_hands = Q(hand__confirmed_at__isnull=True, hand__table__round__status=Round.Status.RUNNING)
+    open_hands = Q(hand__confirmed_at__isnull=True) & (
+        Q(hand__table__round__status=Round.Status.RUNNING)
+        | Q(
+            hand__table__round__status=Round.Status.CLOSED,
+            hand__updated_at__lte=F("hand__table__round__closed_at"),
+        )
+    )
     if not tournament.confirmation_required:
         open_hands &= Q(hand__table_link__isnull=False)
     counts = {
@@ -184,10 +202,12 @@ def standings(
         "registration_id",
         "round__number",
         "round__status",
+        "round__closed_at",
         "points",
         "games_won",
         "games_lost",
         "confirmed_at",
+        "updated_at",
     ):
         reg = row["registration_id"]
         per_round[reg][row["round__number"]] = row["points"]
@@ -197,7 +217,7 @@ def standings(
             mark
             and tournament.confirmation_required
             and row["confirmed_at"] is None
-            and row["round__status"] == Round.Status.RUNNING
+            and _open_at_close(row["round__status"], row["round__closed_at"], row["updated_at"])
         ):
             provisional[reg] += 1
 

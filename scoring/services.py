@@ -102,14 +102,19 @@ class StaleEntry(Exception):
         super().__init__(f"hand {hand.pk} is at version {hand.version}")
 
 
-class RulingStands(Exception):
-    """A write would change what a director's ruling decided on a hand (security review,
-    round 3, finding 4).  ``field`` is the form field the message belongs to;
-    ``str()`` is the German message."""
+class WriteRefused(Exception):
+    """A correction refused under the round's lock, with the message for one form field:
+    ``field`` is the field, ``str()`` the German message (:func:`save_hand` returns it as
+    an error of the evaluation)."""
 
     def __init__(self, field: str, message: str):
         self.field = field
         super().__init__(message)
+
+
+class RulingStands(WriteRefused):
+    """A write would change what a director's ruling decided on a hand (security review,
+    round 3, finding 4)."""
 
 
 def table_seats(table: Table) -> list[Seat]:
@@ -238,6 +243,9 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
         "bid": entry.bid,
         "outcome": entry.outcome,
     }
+    if entry.trump:
+        # the engine refuses a trump on a Durch or Bettel played without one
+        data["trump"] = entry.trump
     if entry.outcome in ("played", "abgehen"):
         melds = [entry.melds.get(p) for p in positions]
         data["melds"] = [m if m is not None else 0 for m in melds]
@@ -342,9 +350,10 @@ def save_hand(
     A new game number creates the hand; an existing one is a correction and requires
     ``expected_version`` to match the stored version (else :class:`StaleEntry` is
     raised, carrying the current hand).  ``reason`` is kept as the history record's change
-    reason; once the round is closed it is required (an error on ``reason``) and only an
-    account with ``scoring.correct_closed_round`` (the director) may write: the change is
-    then an adjustment.  A correction clears a confirmation.  Returns ``(hand,
+    reason; a correction (``expected_version`` given) requires it, and once the round is
+    closed every write does (an error on ``reason``), and only an account with
+    ``scoring.correct_closed_round`` (the director) may write: the change is then an
+    adjustment.  A correction clears a confirmation.  Returns ``(hand,
     evaluation)``; ``hand`` is ``None`` and nothing is written when the evaluation has
     errors, or when it has warnings (a rare meld) and ``entry.confirm_rare`` is not set
     (then ``errors["confirm_rare"]`` asks for the tick).  Raises ``PermissionError`` when
@@ -371,6 +380,10 @@ def save_hand(
             _("Seltene Meldung: bitte „Ja, wirklich“ ankreuzen oder die Meldung korrigieren.")
         )
     if not evaluation.ok:
+        if expected_version is not None and not reason and "reason" not in evaluation.errors:
+            # every field's error at once; a stale version or a ruling is told first when
+            # the rest is right (checked under the lock, :func:`_write_hand`)
+            evaluation.errors["reason"] = [correction_reason_message()]
         return None, evaluation
     assert evaluation.record is not None and evaluation.score is not None
     positions = evaluation.positions
@@ -399,16 +412,32 @@ def save_hand(
                 hand, seats, positions, round_.number, tournament.pk, tournament.ruleset
             )
             transaction.on_commit(lambda: invalidate_standings(tournament.pk))
-    except RulingStands as exc:
+    except WriteRefused as exc:
         evaluation.errors.setdefault(exc.field, []).append(str(exc))
         return None, evaluation
     except IntegrityError as exc:
-        # the same new game number committed meanwhile by another clerk
+        # the same new game number committed meanwhile by another clerk: the unique
+        # constraint refuses the second insert.  Any other integrity error is a fault, not
+        # someone else's change, and is raised as it is (issue 29).
         current = Hand.objects.filter(table=table, number=entry.number).first()
-        if current is None:
+        if current is None or not is_unique_clash(exc, Hand, "unique_hand_number"):
             raise
         raise StaleEntry(current) from exc
     return hand, evaluation
+
+
+def is_unique_clash(exc: IntegrityError, model, constraint: str) -> bool:
+    """Whether ``exc`` is the database refusing a second row under ``model``'s unique
+    ``constraint`` (a concurrent first save), not another integrity error (a check or
+    foreign key) that must not be reported as "changed meanwhile".  PostgreSQL names the
+    constraint in its message, SQLite the constraint's columns."""
+    text = str(exc)
+    if constraint in text:
+        return True
+    fields = next(c.fields for c in model._meta.constraints if c.name == constraint)
+    table = model._meta.db_table
+    columns = ", ".join(f"{table}.{model._meta.get_field(f).column}" for f in fields)
+    return f"UNIQUE constraint failed: {columns}" in text
 
 
 def _game_number_error(tournament: Tournament, number: int) -> str | None:
@@ -420,6 +449,11 @@ def _game_number_error(tournament: Tournament, number: int) -> str | None:
 
 def _reason_required_message() -> str:
     return _("Die Runde ist abgeschlossen: bitte den Grund der Korrektur angeben.")
+
+
+def correction_reason_message() -> str:
+    """The error on ``reason`` when a saved hand is corrected without saying why."""
+    return _("Grund der Korrektur fehlt: bitte angeben, warum das Spiel geändert wird.")
 
 
 def _write_hand(table, number, values, user, expected_version, reason, via=None) -> Hand:
@@ -442,6 +476,8 @@ def _write_hand(table, number, values, user, expected_version, reason, via=None)
     if expected_version is None or expected_version != hand.version:
         raise StaleEntry(hand)
     _check_ruling(hand, values, user, via)
+    if not reason:
+        raise WriteRefused("reason", correction_reason_message())
     _supersede(hand, values, user, reason, source, via)
     return hand
 
@@ -810,7 +846,10 @@ def save_round_totals(
         saved = _store_round_totals(table, seats, entries, user, expected_versions, reason)
     except IntegrityError as exc:
         # a first entry of the same table committed meanwhile (nothing to lock before it
-        # existed): the unique constraint refuses the second one; show the current totals
+        # existed): the unique constraint refuses the second one; show the current totals.
+        # Any other integrity error is raised as it is.
+        if not is_unique_clash(exc, RoundTotal, "one_total_per_player_per_round"):
+            raise
         raise StaleTotals(table_totals(table, seats), [s.position for s in seats]) from exc
     return saved, {}
 
@@ -1072,14 +1111,20 @@ def judge_play(tournament: Tournament, question: PlayCheck):
 @dataclass(frozen=True)
 class MissingEntries:
     """What a table of a round still lacks: ``games`` (game numbers without a hand, in hand
-    mode) or ``players`` (start numbers without a round total, in paper mode)."""
+    mode) or ``players`` (start numbers without a round total, in paper mode).  With
+    ``unconfirmed`` the entries are there but still await confirmation (provisional):
+    see :func:`unconfirmed_entries`."""
 
     table: int
     games: tuple[int, ...] = ()
     players: tuple[int, ...] = ()
+    unconfirmed: bool = False
 
     def as_dict(self) -> dict:
-        return {"table": self.table, "games": list(self.games), "players": list(self.players)}
+        stored = {"table": self.table, "games": list(self.games), "players": list(self.players)}
+        if self.unconfirmed:
+            stored["unconfirmed"] = True
+        return stored
 
     def describe(self) -> str:
         """German (active language) text, e.g. "Tisch 4 (Spiele 7–12)", "Tisch 2 (Spiel 3)"."""
@@ -1109,15 +1154,42 @@ def _number_runs(numbers: tuple[int, ...]) -> str:
 
 
 class RoundIncomplete(ValidationError):
-    """Closing refused because entries are missing; ``missing`` lists them per table.  The
-    director may close anyway by giving a reason (:func:`close_round`)."""
+    """Closing refused because entries are missing or still unconfirmed; ``missing`` and
+    ``unconfirmed`` list them per table.  The director may close anyway by giving a reason
+    (:func:`close_round`)."""
 
-    def __init__(self, round_number: int, missing: list[MissingEntries]):
+    def __init__(
+        self,
+        round_number: int,
+        missing: list[MissingEntries],
+        unconfirmed: list[MissingEntries] | None = None,
+    ):
         self.missing = missing
-        super().__init__(
-            _("Runde %(n)s kann nicht abgeschlossen werden, es fehlen Eingaben: %(list)s.")
-            % {"n": round_number, "list": "; ".join(m.describe() for m in missing)}
-        )
+        self.unconfirmed = unconfirmed or []
+        lists = {
+            "n": round_number,
+            "list": _describe_all(missing),
+            "unconfirmed": _describe_all(self.unconfirmed),
+        }
+        if missing and self.unconfirmed:
+            message = _(
+                "Runde %(n)s kann nicht abgeschlossen werden, es fehlen Eingaben: %(list)s; "
+                "unbestätigt sind: %(unconfirmed)s."
+            )
+        elif missing:
+            message = _(
+                "Runde %(n)s kann nicht abgeschlossen werden, es fehlen Eingaben: %(list)s."
+            )
+        else:
+            message = _(
+                "Runde %(n)s kann nicht abgeschlossen werden, Eingaben sind unbestätigt: "
+                "%(unconfirmed)s."
+            )
+        super().__init__(message % lists)
+
+
+def _describe_all(entries: list[MissingEntries]) -> str:
+    return "; ".join(m.describe() for m in entries)
 
 
 def missing_entries(round_: Round) -> list[MissingEntries]:
@@ -1156,51 +1228,65 @@ def missing_entries(round_: Round) -> list[MissingEntries]:
     ]
 
 
+def unconfirmed_entries(round_: Round) -> list[MissingEntries]:
+    """Per table of ``round_``, in table order, the entries that are in but still
+    provisional (as the standings count them): with ``confirmation_required`` every hand
+    (paper mode: every round total, by start number) not yet confirmed by a second account;
+    otherwise the hands entered at the table through its link that no opponent confirmed
+    yet.  Tables with nothing unconfirmed are left out.  One or two queries."""
+    tournament = round_.tournament
+    by_table: dict[int, list[int]] = {}
+    if tournament.entry_mode == Tournament.EntryMode.TOTALS:
+        if not tournament.confirmation_required:
+            return []
+        waiting = RoundTotal.objects.filter(round=round_, confirmed_at__isnull=True)
+        for number, start_number in Seat.objects.filter(
+            round=round_, registration_id__in=waiting.values("registration_id")
+        ).values_list("table__number", "registration__start_number"):
+            by_table.setdefault(number, []).append(start_number)
+        return [
+            MissingEntries(table=n, players=tuple(sorted(p)), unconfirmed=True)
+            for n, p in sorted(by_table.items())
+        ]
+    hands = Hand.objects.filter(table__round=round_, confirmed_at__isnull=True)
+    if not tournament.confirmation_required:  # only hands entered at the table wait
+        hands = hands.filter(table_link__isnull=False)
+    for number, game in hands.values_list("table__number", "number"):
+        by_table.setdefault(number, []).append(game)
+    return [
+        MissingEntries(table=n, games=tuple(sorted(g)), unconfirmed=True)
+        for n, g in sorted(by_table.items())
+    ]
+
+
 @transaction.atomic
 def close_round(round_: Round, reason: str = "") -> None:
     """Close a running round: its entries are locked from now on, and a later change by
     the director is an adjustment (it needs a reason and is marked on the filled score
     sheet).
 
-    Raises ``ValidationError`` when the round is not running, or (with
-    ``confirmation_required``) entries are unconfirmed, naming the tables; raises
-    :class:`RoundIncomplete` when hands (or paper-mode round totals) are missing and no
-    ``reason`` is given.  With a reason (at most 500 characters) the round is closed anyway
-    and the reason and what was missing are stored on the round, for the results list.
-    In venue mode (``settings.BACKUP_DIR``) a backup follows the commit."""
+    Raises ``ValidationError`` when the round is not running (or, with ``code="reason"``,
+    the reason is longer than 500 characters); raises :class:`RoundIncomplete` when hands
+    (or paper-mode round totals) are missing or still unconfirmed
+    (:func:`unconfirmed_entries`) and no ``reason`` is given.  With a reason the round is
+    closed anyway and the reason and what was missing or unconfirmed are stored on the
+    round, for the results list; the unconfirmed entries stay unconfirmed (the standings
+    keep counting them as such).  In venue mode (``settings.BACKUP_DIR``) a backup follows
+    the commit."""
     locked = lock_round(round_.pk)
     if locked.status != Round.Status.RUNNING:
         raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
-    if locked.tournament.confirmation_required:
-        unconfirmed_hands = Hand.objects.filter(table__round=locked, confirmed_at__isnull=True)
-        unconfirmed_totals = RoundTotal.objects.filter(round=locked, confirmed_at__isnull=True)
-        open_tables = sorted(
-            set(unconfirmed_hands.values_list("table__number", flat=True))
-            | set(
-                Seat.objects.filter(
-                    round=locked,
-                    registration_id__in=unconfirmed_totals.values("registration_id"),
-                ).values_list("table__number", flat=True)
-            )
-        )
-        if open_tables:
-            raise ValidationError(
-                _(
-                    "Die Runde kann noch nicht abgeschlossen werden: an Tisch %(tables)s "
-                    "sind Eingaben unbestätigt."
-                )
-                % {"tables": ", ".join(str(n) for n in open_tables)}
-            )
     reason = (reason or "").strip()
     if len(reason) > 500:
-        raise ValidationError(_("Grund: höchstens 500 Zeichen."))
+        raise ValidationError(_("Grund: höchstens 500 Zeichen."), code="reason")
     missing = missing_entries(locked)
+    unconfirmed = unconfirmed_entries(locked)
     fields = ["status", "closed_at"]
-    if missing:
+    if missing or unconfirmed:
         if not reason:
-            raise RoundIncomplete(locked.number, missing)
+            raise RoundIncomplete(locked.number, missing, unconfirmed)
         locked.forced_close_reason = reason
-        locked.forced_close_missing = [m.as_dict() for m in missing]
+        locked.forced_close_missing = [m.as_dict() for m in [*missing, *unconfirmed]]
         fields += ["forced_close_reason", "forced_close_missing"]
     locked.status = Round.Status.CLOSED
     locked.closed_at = timezone.now()
@@ -1238,6 +1324,7 @@ def _stored_missing(stored) -> list[MissingEntries]:
                     table=int(item["table"]),
                     games=tuple(int(g) for g in item.get("games", ())),
                     players=tuple(int(p) for p in item.get("players", ())),
+                    unconfirmed=item.get("unconfirmed") is True,
                 )
             )
         except (TypeError, KeyError, ValueError, AttributeError):
@@ -1246,14 +1333,28 @@ def _stored_missing(stored) -> list[MissingEntries]:
 
 
 def forced_close_notes(tournament: Tournament) -> list[str]:
-    """One sentence per round of ``tournament`` that was closed with missing entries (active
-    language), e.g. "Runde 2 mit fehlenden Eingaben abgeschlossen (Tisch 4 (Spiele 11, 12)):
-    Spieler abgereist", for the results list."""
+    """One sentence per round of ``tournament`` that was closed with missing or unconfirmed
+    entries (active language), e.g. "Runde 2 mit fehlenden Eingaben abgeschlossen (Tisch 4
+    (Spiele 11, 12)): Spieler abgereist", for the results list."""
     notes = []
     for round_ in tournament.round_set.exclude(forced_close_reason="").order_by("number"):
-        missing = "; ".join(m.describe() for m in _stored_missing(round_.forced_close_missing))
-        notes.append(
-            _("Runde %(n)s mit fehlenden Eingaben abgeschlossen (%(missing)s): %(reason)s")
-            % {"n": round_.number, "missing": missing, "reason": round_.forced_close_reason}
-        )
+        stored = _stored_missing(round_.forced_close_missing)
+        values = {
+            "n": round_.number,
+            "missing": _describe_all([m for m in stored if not m.unconfirmed]),
+            "unconfirmed": _describe_all([m for m in stored if m.unconfirmed]),
+            "reason": round_.forced_close_reason,
+        }
+        if values["missing"] and values["unconfirmed"]:
+            note = _(
+                "Runde %(n)s mit fehlenden und unbestätigten Eingaben abgeschlossen (fehlend: "
+                "%(missing)s; unbestätigt: %(unconfirmed)s): %(reason)s"
+            )
+        elif values["unconfirmed"]:
+            note = _(
+                "Runde %(n)s mit unbestätigten Eingaben abgeschlossen (%(unconfirmed)s): %(reason)s"
+            )
+        else:
+            note = _("Runde %(n)s mit fehlenden Eingaben abgeschlossen (%(missing)s): %(reason)s")
+        notes.append(note % values)
     return notes

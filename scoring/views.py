@@ -331,17 +331,67 @@ def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpRespons
             (t for t in services.partner_teams(tournament, seats) if seat.pk in {s.pk for s in t}),
             [],
         )
+        side = {s.position for s in team} or {seat.position}
+        by_position = {s.position: s.registration for s in seats}
         context.update(
             table=table,
             seats=seats,
             partner_ids=[s.pk for s in team if s.pk != seat.pk],
             rows=[
-                {"hand": h, "mine": h.scores[seat.position], "total": t[seat.position]}
+                {
+                    "hand": h,
+                    "mine": h.scores[seat.position],
+                    "total": t[seat.position],
+                    **_hand_for_player(h, seat.position, side, by_position, tournament),
+                }
                 for h, t in zip(hands, totals, strict=True)
             ],
             total=totals[-1][seat.position] if totals else 0,
         )
     return render(request, "scoring/player.html", context)
+
+
+def _player_label(registration) -> str:
+    """A player as the player page names another in a hand: name and start number with
+    consent to public names, else the start number alone."""
+    if registration is None:
+        return "?"
+    if registration.consent_public:
+        return _("%(name)s (Nr. %(number)s)") % {
+            "name": registration.player,
+            "number": registration.start_number,
+        }
+    return _("Nr. %(number)s") % {"number": registration.start_number}
+
+
+def _hand_for_player(hand: Hand, position: int, side: set[int], by_position, tournament) -> dict:
+    """One hand as the player at table ``position`` saw it: ``role`` ("self" when he was
+    the declarer, "partner" when his partner was, "opponent", or "out" when he dealt and
+    sat out), the declarer's ``declarer`` label, the ``result`` of the declarer's game
+    (won, lost, conceded, or the special game and whether it was won) and ``lost``: the
+    player's own side declared and lost (the ✗ of the page; an opponent of a declarer who
+    went out or lost gained from it)."""
+    if hand.declarer == position:
+        role = "self"
+    elif hand.declarer in side:
+        role = "partner"
+    elif position not in services.active_positions(tournament, len(by_position), hand.dealer):
+        role = "out"
+    else:
+        role = "opponent"
+    won = _("gewonnen") if hand.declarer_won else _("verloren")
+    if hand.outcome == Hand.Outcome.ABGEHEN:
+        result = hand.get_outcome_display()
+    elif hand.outcome == Hand.Outcome.PLAYED:
+        result = won
+    else:
+        result = f"{hand.get_outcome_display()} {won}"
+    return {
+        "role": role,
+        "declarer": _player_label(by_position.get(hand.declarer)),
+        "result": result,
+        "lost": role in ("self", "partner") and not hand.declarer_won,
+    }
 
 
 # ------------------------------------------------------------------------------ clerk
@@ -433,7 +483,7 @@ def _next_deal(table: Table, seats) -> dict | None:
     }
 
 
-def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
+def _slot_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
     """Messages by error slot: form fields, ``melds``/``tricks`` (the whole row) and
     ``__all__``; parsing errors first, then the engine's."""
     errors: dict[str, list[str]] = {}
@@ -450,6 +500,45 @@ def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
                 m for m in messages_ if m not in errors.get(slot, [])
             )
     return errors
+
+
+def _once_per_row(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``errors`` with a message given to several seat fields of one row (the engine
+    blames every typed trick field for a wrong sum) moved to the row's slot (``tricks``):
+    shown once, at the width of the form, rather than in each narrow seat column."""
+    shown = {slot: list(messages_) for slot, messages_ in errors.items()}
+    for row in ("melds", "tricks"):
+        seats = [n for n in shown if n.startswith(f"{row}_") and n[len(row) + 1 :].isdigit()]
+        counts: dict[str, int] = {}
+        for name in seats:
+            for message in shown[name]:
+                counts[message] = counts.get(message, 0) + 1
+        shared = [message for message, count in counts.items() if count > 1]
+        if not shared:
+            continue
+        for name in seats:
+            shown[name] = [m for m in shown[name] if m not in shared]
+            if not shown[name]:
+                del shown[name]
+        row_messages = shown.setdefault(row, [])
+        row_messages.extend(m for m in shared if m not in row_messages)
+    return shown
+
+
+def _field_errors(form: HandForm, evaluation) -> dict[str, list[str]]:
+    """The messages to show by error slot (:func:`_slot_errors`), each once
+    (:func:`_once_per_row`)."""
+    return _once_per_row(_slot_errors(form, evaluation))
+
+
+def _marked_errors(form: HandForm, evaluation) -> tuple[dict[str, list[str]], list[str]]:
+    """``(field_errors, wrong_slots)`` for a page with the hand form: the messages to show
+    (:func:`_field_errors`) and every wrong slot, marked on the form (``aria-invalid``,
+    the focus).  A seat field whose message is shown once for its row is still wrong:
+    the typed fields of a wrong sum, not the blank one computed from them."""
+    slots = _slot_errors(form, evaluation)
+    form.mark_errors(slots)
+    return _once_per_row(slots), list(slots)
 
 
 def _rare_melds(seats, evaluation) -> list[tuple[str, str]]:
@@ -493,8 +582,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
     state["show_form"] = state.get("can_write") and (
         correcting or len(hands) < tournament.games_per_round
     )
-    field_errors = _field_errors(form, evaluation)
-    form.mark_errors(field_errors)
+    field_errors, wrong_slots = _marked_errors(form, evaluation)
     return {
         **state,
         "more_open": any(name in field_errors for name in HandForm.MORE_FIELDS),
@@ -515,6 +603,7 @@ def _table_context(table: Table, form: HandForm, evaluation=None, stale=None, us
         "seating": services.seating_text(tournament.ruleset),
         "next_deal": _next_deal(table, seats),
         "field_errors": field_errors,
+        "wrong_slots": wrong_slots,
         "rare_melds": _rare_melds(seats, evaluation),
         "error_slots": [*form.fields, "melds", "tricks", "__all__"],
     }
@@ -850,8 +939,9 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
 
     What cannot be undone (a new draw over an existing one, a start, a close) is done only
     when the POST carries ``bestaetigt=1``; without it the page asks first, saying what will
-    happen (no JavaScript needed).  Closing a round with missing entries needs a ``grund``,
-    which is stored and printed on the results list."""
+    happen (no JavaScript needed).  Closing a round with missing or unconfirmed entries
+    needs a ``grund``, which is stored and printed on the results list; without it (or with
+    one too long) the page asks again, with the message at the field."""
     if action not in ROUND_ACTIONS:
         raise Http404(action)
     round_ = get_object_or_404(
@@ -865,7 +955,7 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
         if action == "auslosen":
             if seed and not re.fullmatch(r"[0-9]{1,15}", seed):
                 raise ValidationError(
-                    _("Seed: bitte eine ganze Zahl mit höchstens 15 Ziffern eingeben.")
+                    _("Startwert (Seed): bitte eine ganze Zahl mit höchstens 15 Ziffern eingeben.")
                 )
             plan = tournament_services.draw_round(round_, int(seed) if seed else None)
             messages.success(
@@ -880,8 +970,23 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
             services.close_round(round_, reason=reason)
             messages.success(request, _("Runde %(n)s abgeschlossen.") % {"n": round_.number})
     except services.RoundIncomplete as exc:
-        return _confirm_round_action(request, round_, action, seed, reason, error=exc.messages[0])
+        return _confirm_round_action(
+            request,
+            round_,
+            action,
+            seed,
+            reason,
+            error=exc.messages[0],
+            reason_error=_(
+                "Grund: bitte angeben, warum die Runde trotz fehlender oder unbestätigter "
+                "Eingaben abgeschlossen wird; ohne Grund bleibt sie offen."
+            ),
+        )
     except ValidationError as exc:
+        if action == "abschliessen" and getattr(exc, "code", None) == "reason":
+            return _confirm_round_action(
+                request, round_, action, seed, reason, reason_error=exc.messages[0]
+            )
         for message in exc.messages:
             messages.error(request, message)
     return redirect("scoring:clerk", pk=pk)
@@ -901,11 +1006,20 @@ def _asks_first(round_: Round, action: str) -> bool:
 
 
 def _confirm_round_action(
-    request: HttpRequest, round_: Round, action: str, seed: str, reason: str, error: str = ""
+    request: HttpRequest,
+    round_: Round,
+    action: str,
+    seed: str,
+    reason: str,
+    error: str = "",
+    reason_error: str = "",
 ) -> HttpResponse:
     """The page that asks before a round action, with what it will do (and, for a close,
-    which entries are missing and a field for the reason)."""
-    missing = services.missing_entries(round_) if action == "abschliessen" else []
+    which entries are missing or unconfirmed and a field for the reason, with
+    ``reason_error`` beside it)."""
+    closing = action == "abschliessen"
+    missing = services.missing_entries(round_) if closing else []
+    unconfirmed = services.unconfirmed_entries(round_) if closing else []
     return render(
         request,
         "scoring/round_confirm.html",
@@ -916,7 +1030,9 @@ def _confirm_round_action(
             "seed": seed,
             "reason": reason,
             "missing": [m.describe() for m in missing],
+            "unconfirmed": [m.describe() for m in unconfirmed],
             "error": error,
+            "reason_error": reason_error,
         },
-        status=422 if error else 200,
+        status=422 if error or reason_error else 200,
     )

@@ -275,7 +275,8 @@ class Registration(models.Model):
 
 def validate_missing_entries(value) -> None:
     """``Round.forced_close_missing`` must be a list of ``{"table": n, "games": [n, …],
-    "players": [n, …]}`` with whole numbers ≥ 1 (at most 500 tables, 1000 numbers each);
+    "players": [n, …]}`` with whole numbers ≥ 1 (at most 500 tables, 1000 numbers each),
+    and ``"unconfirmed": true`` on entries that were there but unconfirmed at the close;
     raises ``ValidationError`` otherwise (an imported file is checked like typed input)."""
 
     def numbers(items) -> bool:
@@ -289,7 +290,8 @@ def validate_missing_entries(value) -> None:
     for item in value if ok else []:
         ok = (
             isinstance(item, dict)
-            and set(item) <= {"table", "games", "players"}
+            and set(item) <= {"table", "games", "players", "unconfirmed"}
+            and type(item.get("unconfirmed", False)) is bool
             and type(item.get("table")) is int
             and 1 <= item["table"] <= 10_000
             and numbers(item.get("games", []))
@@ -319,8 +321,9 @@ class Round(models.Model):
     seed = models.BigIntegerField(_("Auslosungs-Seed"), null=True, blank=True)
     status = models.CharField(_("Status"), max_length=10, choices=Status, default=Status.PLANNED)
     closed_at = models.DateTimeField(_("abgeschlossen am"), null=True, blank=True)
-    # A round closed although entries were missing: the director's reason and what was
-    # missing ([{"table": 4, "games": [11, 12], "players": []}, …]), printed on the results.
+    # A round closed although entries were missing or unconfirmed: the director's reason
+    # and what was missing ([{"table": 4, "games": [11, 12], "players": []}, …]; unconfirmed
+    # ones marked "unconfirmed": true), printed on the results.
     forced_close_reason = models.TextField(
         _("Grund für den Abschluss trotz fehlender Eingaben"),
         blank=True,

@@ -215,32 +215,125 @@ def _banner(base: str, data: Path, addresses: list[str], demo: bool = False) -> 
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="scripts/venue", description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=os.environ.get("BINOKEL_DATA", DEFAULT_DATA))
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default all)")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--backup-minutes", type=float, default=10.0)
-    parser.add_argument("--demo", action="store_true", help="load the demo into an empty database")
-    parser.add_argument("--restore", metavar="BACKUP", help="put a backup back, then stop")
-    parser.add_argument("--yes", action="store_true", help="with --restore: do not ask first")
+class _GermanHelpFormatter(argparse.HelpFormatter):
+    """argparse's help with the German heading "Aufruf:" instead of "usage:"."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "Aufruf: " if prefix is None else prefix)
+
+
+#: argparse's own English error messages, as the director sees them in German
+_ARGPARSE_ERRORS = (
+    (re.compile(r"^argument (\S+): "), r"Option \1: "),
+    (re.compile(r"unrecognized arguments: "), "unbekannte Angaben: "),
+    (re.compile(r"expected one argument"), "dahinter fehlt ein Wert"),
+    (re.compile(r"invalid int value: "), "keine ganze Zahl: "),
+    (re.compile(r"invalid float value: "), "keine Zahl: "),
+)
+
+
+class _GermanArgumentParser(argparse.ArgumentParser):
+    """The parser of ``scripts/venue``: German help, and German error lines for the
+    mistakes a director makes (an unknown option, a missing or wrong value)."""
+
+    def error(self, message: str):
+        for pattern, german in _ARGPARSE_ERRORS:
+            message = pattern.sub(german, message)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: Fehler: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``scripts/venue``, with German help for every option."""
+    parser = _GermanArgumentParser(
+        prog="scripts/venue",
+        description=(
+            "Turnierabend auf dem Vereins-Laptop: startet den Server für die Handys im Saal "
+            "(ohne Internet), mit automatischen Sicherungen. Daten, Schlüssel und "
+            "Sicherungen liegen im Datenordner."
+        ),
+        formatter_class=_GermanHelpFormatter,
+        add_help=False,
+    )
+    parser._optionals.title = "Optionen"
+    parser.add_argument("-h", "--help", action="help", help="diese Hilfe zeigen und beenden")
+    parser.add_argument(
+        "--data",
+        metavar="ORDNER",
+        default=os.environ.get("BINOKEL_DATA", DEFAULT_DATA),
+        help=(
+            "Datenordner mit Datenbank, geheimem Schlüssel, Sicherungen und Fehlerprotokoll "
+            f"(Standard: $BINOKEL_DATA, sonst {DEFAULT_DATA}); derselbe Ordner setzt dasselbe "
+            "Turnier fort"
+        ),
+    )
+    parser.add_argument(
+        "--bind",
+        metavar="ADRESSE",
+        default="0.0.0.0",
+        help="Adresse, an der der Server lauscht (Standard 0.0.0.0: alle Adressen des Laptops)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="Port des Servers (Standard: %(default)s)"
+    )
+    parser.add_argument(
+        "--workers",
+        metavar="ANZAHL",
+        type=int,
+        default=2,
+        help="Anzahl der Server-Prozesse (Standard: %(default)s)",
+    )
+    parser.add_argument(
+        "--backup-minutes",
+        metavar="MINUTEN",
+        type=float,
+        default=10.0,
+        help=(
+            "alle so viele Minuten eine automatische Sicherung (Standard: 10); dazu eine bei "
+            "jedem Rundenabschluss und eine beim Beenden"
+        ),
+    )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="das Demo-Turnier in eine leere Datenbank laden (nur zum Ausprobieren)",
+    )
+    parser.add_argument(
+        "--restore",
+        metavar="SICHERUNG",
+        help="eine Sicherung zurückspielen, dann beenden (der Server muss gestoppt sein)",
+    )
+    parser.add_argument(
+        "--yes", action="store_true", help="mit --restore: ohne Rückfrage zurückspielen"
+    )
     parser.add_argument(
         "--neue-konten",
         action="store_true",
         dest="new_accounts",
-        help="with --restore: take over director accounts this database does not have",
+        help=(
+            "mit --restore: Konten der Turnierleitung aus der Sicherung übernehmen, die diese "
+            "Datenbank nicht hat"
+        ),
     )
     parser.add_argument(
         "--konto-anlegen",
         action="store_true",
         dest="new_account",
-        help="make a director's account on the command line before serving",
+        help="vor dem Start ein Konto der Turnierleitung auf der Kommandozeile anlegen",
     )
     parser.add_argument(
         "--public-host",
-        help="the address phones use (QR codes, printed addresses), when the guess is wrong",
+        metavar="ADRESSE",
+        help=(
+            "die Adresse, unter der die Handys den Laptop erreichen (QR-Codes, gedruckte "
+            "Adressen), wenn die erkannte nicht stimmt"
+        ),
     )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
 
     # relative paths are meant from where the command was typed (scripts/venue changes

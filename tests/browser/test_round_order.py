@@ -48,9 +48,10 @@ def test_director_closes_an_incomplete_round_with_a_reason_then_runs_the_next(
         page.click("form[action$='/runde/1/abschliessen/'] button")
         assert page.locator("h1").inner_text() == "Runde 1 abschließen?"
         assert "Tisch 1 (Spiele 1–3)" in page.locator(".missing").inner_text()
-        # the reason is required: the browser does not send the form without it
+        # the reason is required: the app says so in German at the field (no browser bubble)
         page.click("button.primary")
         assert page.locator("h1").inner_text() == "Runde 1 abschließen?"
+        assert page.locator("#err-grund").inner_text().startswith("Grund: bitte angeben")
         assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.RUNNING
         page.fill("#id_grund", "Stromausfall, Turnierleitung beendet die Runde")
         page.click("button.primary")

@@ -128,6 +128,7 @@ def test_filled_sheet_shows_scores_totals_and_marks_corrections(tournament, cler
         ),
         director,
         expected_version=1,
+        reason="Spielführer laut Spielliste",
     )
     assert corrected is not None and corrected.version == 2, evaluation.errors
     text = text_of(pdfs.score_sheets_pdf(round_, filled=True))

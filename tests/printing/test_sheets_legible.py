@@ -182,6 +182,7 @@ def test_filled_sheet_outcome_marks_seats_and_direction(db, clerk, director):
         ),
         director,
         expected_version=won.version,
+        reason="Reizwert laut Spielliste",
     )  # fmt: skip
     assert corrected is not None, evaluation.errors
     text = text_of(pdfs.score_sheets_pdf(round_, filled=True))

@@ -27,7 +27,9 @@ def small_tournament(clerk, director, **kwargs):
     size = table.seats.count()
     with acting_as(director):
         services.confirm_hand(hand, director, expected_version=hand.version)
-        services.save_hand(table, hand_entry(table, 2, bid=350), director, expected_version=1)
+        services.save_hand(
+            table, hand_entry(table, 2, bid=350), director, expected_version=1, reason="Reizwert"
+        )
         _, errors = services.record_ruling(
             table,
             hand_number=2,

@@ -139,11 +139,15 @@ def test_a_clerk_may_correct_other_values_of_a_ruled_hand_but_not_its_penalty(
     table, _ = _ruled(at_table, director)
     stored = Hand.objects.get(table=table, number=1)
     same_penalty = services.hand_input_from(stored, bid=stored.bid + 10)
-    hand, evaluation = services.save_hand(table, same_penalty, clerk, expected_version=2)
+    hand, evaluation = services.save_hand(
+        table, same_penalty, clerk, expected_version=2, reason="Reizwert"
+    )
     assert hand is not None, evaluation.errors
     assert (hand.version, hand.penalty_type, hand.penalty_seat) == (3, "verwerfen", 2)
     other_seat = services.hand_input_from(hand, penalty_seat=1)
-    refused, evaluation = services.save_hand(table, other_seat, clerk, expected_version=3)
+    refused, evaluation = services.save_hand(
+        table, other_seat, clerk, expected_version=3, reason="Strafe"
+    )
     assert refused is None and "penalty_type" in evaluation.errors
 
 

@@ -85,9 +85,13 @@ def played(clerk, director):
     play(first, clerk, [1, 2, 3])
     table = first.tables.get(number=1)
     with acting_as(director):
-        services.save_hand(table, hand_entry(table, 2, bid=400), director, expected_version=1)
+        services.save_hand(
+            table, hand_entry(table, 2, bid=400), director, expected_version=1, reason="Reizwert"
+        )
     with acting_as(clerk):
-        services.save_hand(table, hand_entry(table, 2, bid=350), clerk, expected_version=2)
+        services.save_hand(
+            table, hand_entry(table, 2, bid=350), clerk, expected_version=2, reason="Reizwert"
+        )
         Hand.objects.get(table__round=first, table__number=2, number=3).delete()
     with acting_as(director):
         _, errors = services.record_ruling(

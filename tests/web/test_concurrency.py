@@ -73,10 +73,10 @@ def test_two_corrections_of_the_same_version_one_wins_the_other_is_told(users):
         bids = (310 + 20 * attempt, 320 + 20 * attempt)
         results = run_together(
             lambda b=bids[0], v=version: services.save_hand(
-                table, entry(bid=b), anna, expected_version=v
+                table, entry(bid=b), anna, expected_version=v, reason="Reizwert"
             ),
             lambda b=bids[1], v=version: services.save_hand(
-                table, entry(bid=b), bert, expected_version=v
+                table, entry(bid=b), bert, expected_version=v, reason="Reizwert"
             ),
         )
         won = [r for r in results if isinstance(r, tuple)]

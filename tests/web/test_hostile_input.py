@@ -378,6 +378,8 @@ def valid_hand(table: Table, seats, number: int, version: int | None = None) -> 
         "declarer": positions[1], "bid": 300, "trump": "H", "outcome": "played", "won": "",
         "penalty_type": "", "penalty_seat": "",
     }  # fmt: skip
+    if version is not None:
+        data["reason"] = "Tippfehler"  # a correction says why
     for seat in seats:
         data[f"melds_{seat.position}"] = ""
         data[f"tricks_{seat.position}"] = ""
@@ -813,7 +815,9 @@ def test_registration_answers_hostile_posts_cleanly(client, as_director, tournam
 @given(
     start_number=st.one_of(st.integers(1, 9), st.integers(0, 12), st.integers(0, 10**30)),
     wrong_tournament=st.sampled_from([False, False, True]),
-    pairs=mutated({"x": 1}, ["start_number", "withdrawn_after_round", "next"]),
+    pairs=mutated(
+        {"bestaetigt": 1}, ["bestaetigt", "start_number", "withdrawn_after_round", "next"]
+    ),
 )
 def test_withdraw_answers_hostile_posts_cleanly(
     client, as_director, tournament, start_number, wrong_tournament, pairs
@@ -827,6 +831,11 @@ def test_withdraw_answers_hostile_posts_cleanly(
         event(f"answer {response.status_code}")
         if wrong_tournament or not 1 <= start_number <= 9:
             assert response.status_code == 404
+            assert after == before
+            return
+        if last(pairs, "bestaetigt") != "1":  # only the confirmed POST withdraws
+            assert response.status_code == 200
+            assert "Ja, abmelden" in response.content.decode()
             assert after == before
             return
         assert response.status_code == 302

@@ -73,7 +73,9 @@ def test_a_correction_clears_the_confirmation_and_a_stale_confirmation_is_refuse
     table = three_table(confirming)
     hand, _ = services.save_hand(table, entry(), clerk)
     services.confirm_hand(hand, second_clerk, 1)
-    corrected, _ = services.save_hand(table, entry(bid=310), second_clerk, expected_version=1)
+    corrected, _ = services.save_hand(
+        table, entry(bid=310), second_clerk, expected_version=1, reason="Reizwert 310"
+    )
     assert corrected.version == 2 and corrected.confirmed_by is None
     # the clerk looked at version 1 and wants to confirm: refused, the values changed
     with pytest.raises(services.StaleEntry):
@@ -131,16 +133,20 @@ def test_confirm_view_reports_refusals_as_messages_not_errors(client, confirming
     assert response.status_code == 404
 
 
-def test_a_round_with_unconfirmed_entries_cannot_be_closed(confirming, clerk, second_clerk):
+def test_a_round_with_unconfirmed_entries_closes_only_with_a_reason(
+    confirming, clerk, second_clerk
+):
     table = three_table(confirming)
     round_ = table.round
     hand, _ = services.save_hand(table, entry(), clerk)
-    with pytest.raises(Exception, match=f"Tisch {table.number}"):
-        services.close_round(round_, reason="Test: Runde ohne alle Spiele")
+    with pytest.raises(services.RoundIncomplete, match=f"unbestätigt sind: Tisch {table.number}"):
+        services.close_round(round_)
     services.confirm_hand(hand, second_clerk, 1)
     services.close_round(round_, reason="Test: Runde ohne alle Spiele")
     round_.refresh_from_db()
     assert round_.status == "closed" and round_.closed_at is not None
+    # only the missing games were stored: the one hand was confirmed before the close
+    assert not any(item.get("unconfirmed") for item in round_.forced_close_missing)
 
 
 def test_paper_totals_are_confirmed_per_table(client, clerk, second_clerk):

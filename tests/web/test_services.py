@@ -82,7 +82,9 @@ def test_correction_needs_the_current_version_and_keeps_history(tournament, cler
     hand, _ = services.save_hand(table, entry(), clerk)
     with pytest.raises(services.StaleEntry):
         services.save_hand(table, entry(bid=310), director, expected_version=None)
-    fixed, _ = services.save_hand(table, entry(bid=400), director, expected_version=1)
+    fixed, _ = services.save_hand(
+        table, entry(bid=400), director, expected_version=1, reason="Reizwert 400"
+    )
     assert fixed.version == 2 and fixed.scores == [150, -800, 210]
     with pytest.raises(services.StaleEntry) as exc:
         services.save_hand(table, entry(bid=310), clerk, expected_version=1)

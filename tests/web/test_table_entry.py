@@ -93,7 +93,7 @@ def test_correction_from_the_table_is_a_new_version_in_history(at_table):
     link = links.live_link(table)
     client = phone()
     client.post(page(link), form_data(table))
-    client.post(page(link), form_data(table, bid=310, version=1))
+    client.post(page(link), form_data(table, bid=310, version=1, reason="Reizwert 310"))
     hand = Hand.objects.get()
     assert hand.version == 2 and hand.bid == 310
     assert [r.history_user_label for r in hand.history.all()] == [

@@ -218,7 +218,7 @@ def test_table_page_shows_a_corrected_hands_history(client, tournament, clerk, d
     url, table = table_url(tournament)
     assert client.post(url, form_data(table)).status_code == 302
     client.force_login(director)
-    response = client.post(url, form_data(table, bid=310, version=1))
+    response = client.post(url, form_data(table, bid=310, version=1, reason="Reizwert 310"))
     assert response.status_code == 302
     hand = Hand.objects.get()
     assert hand.version == 2 and hand.history.count() == 2
