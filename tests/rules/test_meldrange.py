@@ -20,6 +20,7 @@ from rules.cards import SUITS, make_deck
 from rules.meldrange import meld_fingerprint, meld_range, seat_hand_size
 from rules.meldrare import meld_warnings, rare_threshold, simulate_threshold
 from rules.meldrare_table import RARE_THRESHOLDS
+from rules.scoring import impossible_melds
 
 PRESET_IDS = list(rules.PRESETS)
 SIZES = [
@@ -99,7 +100,16 @@ def test_score_accepts_exactly_the_attainable_melds(preset_id: str, size: int, d
     else:
         (error,) = errors
         assert (error.field, error.code) == (f"melds[{seat}]", "meld_impossible")
-        assert error.params == {"value": value, "cards": size, "max": attainable.max}
+        below = max((t for t in attainable.totals if t < value), default=None)
+        above = min((t for t in attainable.totals if t > value), default=None)
+        assert error.params == {
+            "value": value,
+            "cards": size,
+            "min": attainable.totals[0],
+            "max": attainable.max,
+            "below": below,
+            "above": above,
+        }
 
 
 def test_3000_with_twelve_cards_names_the_highest_possible_value() -> None:
@@ -112,16 +122,81 @@ def test_3000_with_twelve_cards_names_the_highest_possible_value() -> None:
         ("melds[1]", 1380),
         ("melds[2]", 1380),
     ]
-    assert "at most 1380" in info.value.errors[0].message
+    assert info.value.errors[0].message == (
+        "meld 3000 is not possible with 12 cards; the highest possible total is 1380"
+    )
+
+
+def test_a_total_in_a_gap_below_the_maximum_names_the_nearest_possible_totals() -> None:
+    """Evening finding: "Meldung 900 … nicht möglich (höchstens 1380)" read as a
+    contradiction.  The message names the possible totals on either side of 900 instead;
+    they are taken from the engine's own range, not typed in."""
+    club = rules.PRESETS["club-tournament"]
+    twelve = meld_range(club, 12)
+    assert 900 not in twelve and 900 < twelve.max
+    below = max(t for t in twelve.totals if t < 900)
+    above = min(t for t in twelve.totals if t > 900)
+    assert (below, above) == twelve.nearest(900) == (590, 1000)
+    assert 590 in twelve and 1000 in twelve
+    assert not any(t in twelve for t in range(600, 1000, 10))
+    hand = {"seats": 3, "declarer": 0, "bid": 300, "outcome": "played"}
+    hand |= {"melds": [140, 900, 20], "tricks": [175, 45, 30]}
+    (error,) = rules.validate_record(club, hand)
+    assert (error.field, error.code) == ("melds[1]", "meld_impossible")
+    assert error.message == (
+        f"meld 900 is not possible with 12 cards; the nearest possible totals are {below} "
+        f"and {above}"
+    )
+    assert (error.params["below"], error.params["above"]) == (below, above)
+    assert "at most" not in error.message
+
+
+def test_nearest_totals_at_both_ends_of_the_range() -> None:
+    club = rules.PRESETS["club-tournament"]
+    twelve = meld_range(club, 12)
+    assert twelve.nearest(twelve.max + 10) == (twelve.max, None)
+    assert twelve.nearest(20) == (0, 40)  # an attainable value: its neighbours
+    whole_pack = meld_range(club, 40)  # one total only: the best meld of the pack
+    assert whole_pack.nearest(0) == (None, whole_pack.min) and whole_pack.min > 0
+    # a meld table where every card melds: no hand is meld-less, so 0 is under the lowest
+    every_card = [
+        {"id": r, "label_de": r, "label_en": r, "klass": "card", "points": 10, "suit": "any"}
+        | {"ranks": r}
+        for r in "ATKQJ"
+    ]
+    odd = club.with_overrides({"melds": every_card}, id="every-card-melds")
+    lowest = meld_range(odd, 12).min
+    assert lowest > 0
+    (error,) = impossible_melds(odd, 3, [0])
+    assert error.field == "melds[0]"
+    assert error.params["below"] is None and error.params["above"] == lowest
+    assert error.message == (
+        f"meld 0 is not possible with 12 cards; the lowest possible total is {lowest}"
+    )
+
+
+# The thresholds scripts/meld_thresholds.py found (10,000 simulated hands per preset and
+# table size, seed 0), written out by preset and table size: the table is looked up by meld
+# fingerprint, so a value moved to another preset or table size, or typed over, shows here.
+# After regenerating the table on purpose, review the new values and copy them here.
+EXPECTED_RARE_THRESHOLDS = {
+    "club-tournament": {3: 510, 4: 360},
+    "swabian-traditional": {3: 570, 4: 380},
+    "dabb-app": {2: 1190, 3: 490, 4: 360},
+    "partnership-250": {4: 340},
+}
 
 
 def test_rare_thresholds_are_stored_for_every_preset_and_table() -> None:
+    assert set(EXPECTED_RARE_THRESHOLDS) == set(rules.PRESETS)
     for ruleset in rules.PRESETS.values():
         row = RARE_THRESHOLDS.get(meld_fingerprint(ruleset))
         assert row is not None, f"run scripts/meld_thresholds.py for {ruleset.id}"
+        expected = EXPECTED_RARE_THRESHOLDS[ruleset.id]
+        assert set(row) == set(expected) == {deal.seats for deal in ruleset.deals}
         for deal in ruleset.deals:
             threshold = rare_threshold(ruleset, deal.seats)
-            assert threshold == row[deal.seats]
+            assert threshold == expected[deal.seats], (ruleset.id, deal.seats)
             assert threshold in meld_range(ruleset, deal.cards_per_player).totals
 
 

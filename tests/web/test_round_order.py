@@ -207,4 +207,14 @@ def test_results_list_survives_a_badly_stored_forced_close(clerk):
     assert notes == [
         "Runde 1 mit fehlenden Eingaben abgeschlossen (Tisch 2 (Spiel 3)): Stromausfall"
     ]
-    assert results_pdf(tournament).startswith(b"%PDF")
+    pdf = results_pdf(tournament)
+    assert pdf.startswith(b"%PDF")
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    text = re.sub(r"\s+", " ", text).replace("\u2068", "").replace("\u2069", "")
+    # the readable part of the record is printed, the broken entry (a bare 1) is left out
+    assert "Runde 1 mit fehlenden Eingaben abgeschlossen (Tisch 2 (Spiel 3)): Stromausfall" in text
+    assert "Tisch 1 " not in text and "(1)" not in text
+    # and the list itself is whole: all nine players share place 1 (no points yet), named
+    # only with consent (every third player is not)
+    assert re.findall(r"1\. (\d) ", text) == [str(n) for n in range(1, 10)]
+    assert "1. 1 Vorname1 Nachname1 TSV" in text and "Vorname3" not in text

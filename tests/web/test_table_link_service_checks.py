@@ -1,0 +1,93 @@
+"""The table link's own checks in :mod:`scoring.services`, called directly.
+
+The table-entry view checks the link and the round before it calls the services, so the
+services' own checks were never reached by a test: removing the table check of
+:func:`scoring.services.confirm_hand_at_table` or the closed-round check of
+:func:`scoring.services.check_link_live` left every table-link test green (issue 29).  The
+services are the last line (an import, a script, a future view), so each check is tested
+here on its own, next to the same call that is allowed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import services
+from scoring import table_entry_services as links
+from scoring.models import Hand
+from tests.conftest import close_round_anyway
+from tests.web.test_services import entry
+from tournament.models import Round
+
+pytestmark = pytest.mark.django_db
+
+ENTERING_PHONE = "a1" * 8
+OPPONENT_PHONE = "b2" * 8
+
+
+@pytest.fixture
+def at_table(tournament):
+    """The conftest tournament (three tables of three, round 1 running) with hands entered
+    at the table and confirmed by an opponent's phone."""
+    tournament.table_entry = "opponent"
+    tournament.save()
+    return tournament
+
+
+def tables(tournament):
+    return list(tournament.round_set.get(number=1).tables.order_by("number"))
+
+
+def entered_at(table) -> Hand:
+    """Hand 1 of ``table``, entered through the table's own link from ENTERING_PHONE."""
+    via = links.source(links.live_link(table), ENTERING_PHONE)
+    hand, evaluation = services.save_hand(table, entry(), None, via=via)
+    assert hand is not None, evaluation.errors
+    assert hand.table_link_id is not None and hand.confirmed_at is None
+    return hand
+
+
+def confirmation(hand: Hand) -> tuple:
+    hand = Hand.objects.get(pk=hand.pk)
+    return (hand.confirmed_by_id, hand.confirmed_by_name, hand.confirmed_at, hand.version)
+
+
+def test_a_link_cannot_confirm_a_hand_of_another_table(at_table):
+    first, second, *_ = tables(at_table)
+    hand = entered_at(second)
+    before = confirmation(hand)
+    other_table = links.source(links.live_link(first), OPPONENT_PHONE)
+    with pytest.raises(PermissionError, match="gehört nicht zu diesem Tisch"):
+        services.confirm_hand_at_table(hand, other_table, expected_version=1)
+    assert confirmation(hand) == before
+    assert not hand.history.filter(history_change_reason="bestätigt").exists()
+    # the same phone through the hand's own table's link may confirm it
+    own_table = links.source(links.live_link(second), OPPONENT_PHONE)
+    confirmed = services.confirm_hand_at_table(hand, own_table, expected_version=1)
+    assert confirmed.confirmed_at is not None
+    assert confirmed.confirmed_by_name == f"Tisch {second.number} (Link), Gerät b2b2b2"
+
+
+def test_check_link_live_refuses_a_closed_round(at_table):
+    table = tables(at_table)[0]
+    link = links.live_link(table)
+    round_ = table.round
+    services.check_link_live(link, round_)  # running: the link is live
+    close_round_anyway(at_table)
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    with pytest.raises(PermissionError, match="Die Runde ist abgeschlossen"):
+        services.check_link_live(link, round_)
+
+
+def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table):
+    """:func:`confirm_hand_at_table` has no round check of its own: the link's check is all
+    that keeps an opponent's "stimmt" out of a closed round."""
+    table = tables(at_table)[0]
+    hand = entered_at(table)
+    close_round_anyway(at_table)
+    before = confirmation(hand)
+    via = links.source(links.live_link(table), OPPONENT_PHONE)
+    with pytest.raises(PermissionError, match="Die Runde ist abgeschlossen"):
+        services.confirm_hand_at_table(hand, via, expected_version=1)
+    assert confirmation(hand) == before
