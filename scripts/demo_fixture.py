@@ -1,12 +1,14 @@
-"""Add the demo series to fixtures/demo.json: two earlier, finished evenings and a series
-over them and the demo tournament (tournament 1, still running).
+"""Make fixtures/demo.json again from scratch, on the presets' current versions: the demo
+tournament (tournament 1, "Preisbinokel Plochingen", half of round 3 entered) with the
+demo logins, two earlier, finished evenings, and a series over all three.
 
-Run from the project folder: ``.venv/bin/python scripts/demo_series_fixture.py``.  It
-loads the fixture into a temporary SQLite database, plays the two evenings with
-``manage.py generate_tournament`` (about 20 of 30 players come back each evening, so the
-series recognises them), creates the series and writes everything back to the fixture.
-Objects already in the fixture keep their primary keys and values; the script refuses to
-run twice (the fixture must hold one tournament).
+Run from the project folder after a preset changes: ``.venv/bin/python
+scripts/demo_fixture.py``.  It builds everything in a temporary SQLite database with
+``manage.py generate_tournament`` (hands dealt and played out by the rules engine; fixed
+seeds, so the same code makes the same demo; about 20 of 30 players come back each
+evening, so the series recognises them), then dumps it over the fixture.
+tests/web/test_demo_fixture.py fails while a demo tournament's ruleset is not its preset's
+current version.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ EVENINGS = (
     ("Kartlerabend Esslingen", "2026-11-07", "Esslingen, Zum Hirsch", 2025),
 )
 MODELS = (
+    "auth.user",
     "tournament.player",
     "tournament.tournament",
     "tournament.registration",
@@ -55,10 +58,8 @@ def main() -> None:
         from tournament.series import save_series
 
         call_command("migrate", verbosity=0)
-        call_command("loaddata", str(FIXTURE), verbosity=0)
-        if Tournament.objects.count() != 1:
-            raise SystemExit("fixtures/demo.json must hold exactly the demo tournament")
-        before = {(o["model"], o.get("pk")) for o in json.loads(FIXTURE.read_text())}
+        # the running demo evening first, so that it is tournament 1
+        call_command("generate_tournament", demo_users=True, stdout=StringIO())
         for name, day, venue, seed in EVENINGS:
             call_command(
                 "generate_tournament",
@@ -81,14 +82,11 @@ def main() -> None:
             min_evenings=2,
         )
         out = StringIO()
-        call_command("dumpdata", *MODELS, natural_foreign=True, indent=1, stdout=out)
-        added = [o for o in json.loads(out.getvalue()) if (o["model"], o.get("pk")) not in before]
-    # appended in dumpdata's layout, so the objects already there stay byte for byte
-    text = FIXTURE.read_text().rstrip()
-    assert text.endswith("]")
-    items = ",\n".join(json.dumps(o, indent=1, ensure_ascii=False) for o in added)
-    FIXTURE.write_text(text[:-1].rstrip() + ",\n" + items + "\n]\n")
-    print(f"{len(added)} objects added to {FIXTURE.relative_to(ROOT)}")
+        call_command("dumpdata", *MODELS, natural_foreign=True, natural_primary=True, stdout=out)
+        objects = json.loads(out.getvalue())
+    text = ",\n".join(json.dumps(o, indent=1, ensure_ascii=False) for o in objects)
+    FIXTURE.write_text("[\n" + text + "\n]\n", encoding="utf-8")
+    print(f"{len(objects)} objects written to {FIXTURE.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
