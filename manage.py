@@ -7,7 +7,7 @@ import sys
 
 def main() -> None:
     """Run an administrative task (see ``python manage.py help``)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

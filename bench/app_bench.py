@@ -234,7 +234,7 @@ def _database_url(kind: str, folder: Path, players: int) -> str:
 def _run_size(players: int, args, folder: Path) -> dict:
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "bench-only-not-secret",
         "DJANGO_SECURE_SSL_REDIRECT": "0",

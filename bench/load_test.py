@@ -124,8 +124,8 @@ def _prepare(players: int, games: int, clerks: int) -> dict:
 
     from scoring import services
     from scoring.management.commands.generate_tournament import register_random_players
-    from scoring.roles import CLERK_GROUP
     from tournament import services as tournament_services
+    from tournament.roles import CLERK_GROUP
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)  # manifest for DEBUG=0
@@ -216,7 +216,7 @@ def _environment(database_url: str, redis_url: str | None = None) -> dict:
     extra = {"REDIS_URL": redis_url} if redis_url else {}
     return {
         **extra,
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "load-test-only-not-secret-" + "x" * 40,
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",

@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "bench-only-not-secret",
             "DJANGO_SECURE_SSL_REDIRECT": "0",

@@ -5,9 +5,9 @@ A bench measures only its own server, so :class:`AppServer`
 
 1. refuses a port that something already listens on (:func:`port_taken`), before starting;
 2. starts gunicorn with a random ``BINOKEL_INSTANCE`` (echoed by
-   :class:`tournament.instance.InstanceMarker` as ``X-Binokel-Instance`` on every answer)
+   :class:`config.instance.InstanceMarker` as ``X-Binokel-Instance`` on every answer)
    and ``BINOKEL_LOG_FILE`` in a temporary folder (the app's error log, as in venue mode,
-   and gunicorn's own errors through :class:`scoring.logs.GunicornLogger`);
+   and gunicorn's own errors through :class:`config.logs.GunicornLogger`);
 3. waits until the child process is alive, gunicorn says it listens on that port and the
    port answers with the marker; an answer without it is another program
    (:class:`ServerProblem`);
@@ -32,9 +32,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from scoring.logs import LOG_FILE_VARIABLE, PROBLEM_LINE
-from tournament.instance import HEADER as INSTANCE_HEADER
-from tournament.instance import VARIABLE as INSTANCE_VARIABLE
+from config.instance import HEADER as INSTANCE_HEADER
+from config.instance import VARIABLE as INSTANCE_VARIABLE
+from config.logs import LOG_FILE_VARIABLE, PROBLEM_LINE
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -113,11 +113,11 @@ class AppServer:
             INSTANCE_VARIABLE: self.instance,
             LOG_FILE_VARIABLE: str(self.log_file),
         }
-        self.command = [str(Path(sys.executable).parent / "gunicorn"), "tournament.wsgi"]
+        self.command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
         self.command += ["--bind", f"{HOST}:{self.port}", "--workers", str(workers)]
         self.command += ["--worker-class", worker_class]
         self.command += ["--threads", str(threads)] if worker_class == "gthread" else []
-        self.command += ["--timeout", "60", "--logger-class", "scoring.logs.GunicornLogger"]
+        self.command += ["--timeout", "60", "--logger-class", "config.logs.GunicornLogger"]
         self.process: subprocess.Popen | None = None
         self.checked = 0
         self.foreign = 0

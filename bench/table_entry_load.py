@@ -105,7 +105,7 @@ def _prepare(tables: int, games: int, rounds: int = 3, director: bool = False) -
         from django.contrib.auth import get_user_model
         from django.contrib.auth.models import Group
 
-        from scoring.roles import DIRECTOR_GROUP
+        from tournament.roles import DIRECTOR_GROUP
 
         user = get_user_model().objects.create_user(DIRECTOR, password=PASSWORD)
         user.groups.add(Group.objects.get(name=DIRECTOR_GROUP))

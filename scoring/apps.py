@@ -11,9 +11,11 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Wertung")
 
     def ready(self) -> None:
-        from .roles import ensure_groups
+        from tournament.roles import ensure_groups
+
         from .signals import WATCHED, WATCHED_ON_SAVE, standings_source_changed
 
+        # run after this app's permissions are made (tournament's were made before)
         post_migrate.connect(ensure_groups, sender=self)
         for model in WATCHED + WATCHED_ON_SAVE:
             post_save.connect(

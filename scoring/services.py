@@ -27,10 +27,10 @@ from rules.meldrare import meld_warnings
 from rules.play import play_request
 from rules.scoring import SPECIAL_OUTCOMES
 from rules.totals import check_round_total
+from tournament.engine_messages import engine_message
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.services import lock_round, may_enter
 
-from .messages import engine_message
 from .models import Hand, RoundTotal, Ruling, SeatScore, TableLink
 
 logger = logging.getLogger(__name__)

@@ -23,12 +23,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament.models import Round, Tournament
+from tournament.params import BadNumber, parse_number
 
 from . import qr, selectors, services, throttle
 from . import table_entry_services as links
 from .forms import HandForm
 from .models import Hand
-from .params import BadNumber, parse_number
 from .views import (
     HAND_NUMBER_MAX,
     _evaluate_form,

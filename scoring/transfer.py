@@ -78,10 +78,10 @@ from django.utils.translation import gettext as _
 from simple_history.models import HistoricalChanges
 
 from rules import Ruleset, RulesetError
+from tournament.engine_messages import ruleset_message
 from tournament.models import Seat, Table, Tournament
 
 from . import services
-from .messages import ruleset_message
 from .models import Hand, RoundTotal, SeatScore, TableLink
 from .table_entry_services import new_token
 

@@ -29,11 +29,11 @@ from tournament import accounts
 from tournament import services as tournament_services
 from tournament.backup import last_automatic_backup
 from tournament.models import Category, Round, Series, Table, Tournament
+from tournament.params import BadNumber, parse_number
 
 from . import exports, qr, selectors, services, table_entry_services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
-from .params import BadNumber, parse_number
 from .tables import standings_table
 
 PUBLIC_CACHE_SECONDS = 10
@@ -55,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def round_number_param(tournament: Tournament, request: HttpRequest) -> int | None:
     """The round chosen with ``?runde=N`` (``None`` for none).  Raises
-    :class:`~scoring.params.BadNumber` (400) for anything but a number in ASCII digits and
+    :class:`~tournament.params.BadNumber` (400) for anything but a number in ASCII digits and
     ``Http404`` for a number that is not one of the tournament's rounds."""
     value = request.GET.get("runde")
     if not value:

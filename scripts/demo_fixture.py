@@ -47,7 +47,7 @@ MODELS = (
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/demo.sqlite3"
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
         sys.path.insert(0, str(ROOT))
         import django
 

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import Group
 
-from scoring.roles import CLERK_GROUP, DIRECTOR_GROUP
+from tournament.roles import CLERK_GROUP, DIRECTOR_GROUP
 
 # no silent skips in CI; pytester for the guard's own test
 pytest_plugins = ["tests.skip_guard", "pytester"]

@@ -14,10 +14,10 @@ from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from rules import PRESETS
-from scoring.params import id_value
 from tournament.roles import CLERK_GROUP
 
 from .models import Player, Registration, Series, Table, Tournament
+from .params import id_value
 
 #: Highest lost-game fee in euros the set-up form accepts; more is almost surely cents typed
 #: as euros (a club charges cents to a few euros per lost game).
@@ -43,7 +43,7 @@ def _id_error(field: forms.Field, value, message) -> ValidationError:
 
 class IdField(forms.IntegerField):
     """A primary key typed into a form (a player's number): ASCII digits 1 …
-    :data:`scoring.params.MAX_ID` only.  Anything else is refused with a message naming the
+    :data:`tournament.params.MAX_ID` only.  Anything else is refused with a message naming the
     field before it reaches the database (where SQLite raises ``OverflowError`` for a number
     beyond 64 bits and PostgreSQL an out-of-range error)."""
 
@@ -62,7 +62,7 @@ class IdField(forms.IntegerField):
 
 class IdChoiceMixin:
     """For choice fields of model instances by primary key: a value that is no id
-    (:func:`scoring.params.id_value`: ASCII digits 1 … ``MAX_ID``) is refused as an invalid
+    (:func:`tournament.params.id_value`: ASCII digits 1 … ``MAX_ID``) is refused as an invalid
     choice before any query, and every invalid choice is named with the field's label."""
 
     invalid_id_message = _("„%(field)s“: %(value)s ist keine gültige Auswahl.")

@@ -1,10 +1,10 @@
-"""The two staff roles, as data: the names of their Django groups and what each may do.
+"""The two staff roles: the names of their Django groups and what each may do.
 
 "Turnierleitung" (director) holds every permission of the ``tournament`` and ``scoring``
 apps (plus the admin for superusers); "Schreiber" (clerk) may enter and correct hands and
-round totals.  ``scoring.roles.ensure_groups`` keeps the groups in the database in step
-with this after every migrate; :mod:`tournament.backup` refuses a backup whose groups grant
-more than this.
+round totals.  :func:`ensure_groups` keeps the groups in the database in step with this
+after every migrate (connected by the ``scoring`` app, whose permissions it grants);
+:mod:`tournament.backup` refuses a backup whose groups grant more than this.
 """
 
 from __future__ import annotations
@@ -35,3 +35,17 @@ def group_may(group: str, permission: str) -> bool:
     if group == CLERK_GROUP:
         return permission in CLERK_PERMISSIONS
     return False
+
+
+def ensure_groups(**_kwargs) -> None:
+    """Create or update both groups with their permissions (a post_migrate handler)."""
+    from django.contrib.auth.models import Group, Permission
+
+    director, _ = Group.objects.get_or_create(name=DIRECTOR_GROUP)
+    director.permissions.set(Permission.objects.filter(content_type__app_label__in=DIRECTOR_APPS))
+    clerk, _ = Group.objects.get_or_create(name=CLERK_GROUP)
+    perms = []
+    for dotted in CLERK_PERMISSIONS:
+        app, codename = dotted.split(".")
+        perms.extend(Permission.objects.filter(content_type__app_label=app, codename=codename))
+    clerk.permissions.set(perms)

@@ -28,8 +28,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from rules import PRESETS, RulesetError
-from scoring.messages import ruleset_message
 
+from .engine_messages import ruleset_message
 from .models import Category, Player, Registration, Round, Seat, Table, Tournament
 
 

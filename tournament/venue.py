@@ -124,7 +124,7 @@ def allowed_hosts(addresses: list[str], extra: str = "") -> list[str]:
 def environment(data: Path, public_url: str, hosts: list[str]) -> dict[str, str]:
     """The environment variables the settings read in venue mode (see settings' table)."""
     return {
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "0",
         "DJANGO_HTTPS": "0",
         "DJANGO_SECRET_KEY": "",
@@ -389,13 +389,13 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    command = [str(Path(sys.executable).parent / "gunicorn"), "tournament.wsgi"]
+    command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
     bind = f"[{args.bind}]" if ":" in args.bind else args.bind
     command += ["--bind", f"{bind}:{args.port}", "--workers", str(args.workers)]
     command += ["--worker-class", "gthread", "--threads", "4", "--timeout", "60"]
     # gunicorn's own errors (a worker timed out or killed) into binokel.log too, and table
     # tokens shortened to /t/…/ in its access and error log
-    command += ["--logger-class", "scoring.logs.GunicornLogger"]
+    command += ["--logger-class", "config.logs.GunicornLogger"]
     server = subprocess.Popen(command, cwd=ROOT)
     print(_banner(base, data, addresses, args.demo), flush=True)
 

@@ -17,8 +17,6 @@ from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring.params import MAX_ID, parse_number
-
 from . import accounts, services
 from .forms import (
     ClerkPasswordForm,
@@ -34,11 +32,12 @@ from .forms import (
     TournamentForm,
 )
 from .models import Round, Tournament
+from .params import MAX_ID, parse_number
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     """The 400 page in the app's layout.  The message is shown only for our own
-    ``BadRequest`` (e.g. :class:`scoring.params.BadNumber`, which names the parameter);
+    ``BadRequest`` (e.g. :class:`tournament.params.BadNumber`, which names the parameter);
     other ``SuspiciousOperation`` details (hosts, headers) stay in the log."""
     message = str(exception) if isinstance(exception, BadRequest) else ""
     return render(request, "400.html", {"exception": message}, status=400)

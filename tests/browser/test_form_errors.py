@@ -72,7 +72,7 @@ def test_registration_page_focuses_the_name(
 ):
     from django.contrib.auth.models import Group
 
-    from scoring.roles import DIRECTOR_GROUP
+    from tournament.roles import DIRECTOR_GROUP
 
     tournament = make_tournament(players=6)
     director = django_user_model.objects.create_user("leitung", password="pw-director-123")
@@ -123,7 +123,7 @@ def test_registration_edit_shows_the_history(
 ):
     from django.contrib.auth.models import Group
 
-    from scoring.roles import DIRECTOR_GROUP
+    from tournament.roles import DIRECTOR_GROUP
 
     tournament = make_tournament(players=3)
     director = django_user_model.objects.create_user("leitung", password="pw-director-123")

@@ -3,8 +3,8 @@
 
 from django.urls import path
 
-from tournament.urls import *  # noqa: F403 - the handlers too
-from tournament.urls import urlpatterns as project_urlpatterns
+from config.urls import *  # noqa: F403 - the handlers too
+from config.urls import urlpatterns as project_urlpatterns
 
 
 def failing_view(request):

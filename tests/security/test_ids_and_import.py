@@ -6,7 +6,7 @@ A. A number too big for the database's id column (``999999999999999999999``: SQL
    choice fields do not catch) posted to a director's form made a 500: the player merge
    (``keep``, ``duplicate``), a new series (``tournaments``), a new tournament (``clerks``)
    and the registrations page (``consent``, category ticks, ``pair``).  Now every id field
-   takes ASCII digits 1 … 2**63-1 only (:func:`scoring.params.id_value`,
+   takes ASCII digits 1 … 2**63-1 only (:func:`tournament.params.id_value`,
    :class:`tournament.forms.IdField` and friends) and the registrations page checks its
    start numbers: a form error naming the field (422, the project's status for a refused
    form) or a 400 naming it, and nothing is changed.
@@ -31,13 +31,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import Prize
-from scoring.params import MAX_ID, BadNumber, id_value, parse_number
 from tests.conftest import make_tournament
 from tests.security.import_data import exported, row_counts, small_tournament
 from tests.web.test_partnership import partnership_tournament
 from tournament import services as tournament_services
 from tournament.forms import IdField, IdMultipleChoiceField
 from tournament.models import Category, Player, Registration, Series, Tournament
+from tournament.params import MAX_ID, BadNumber, id_value, parse_number
 
 pytestmark = pytest.mark.django_db
 

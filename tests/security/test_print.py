@@ -166,7 +166,7 @@ def baseline_images(django_db_setup, django_db_blocker) -> dict[str, int]:
     from django.contrib.auth.models import Group
     from django.test import Client
 
-    from scoring.roles import DIRECTOR_GROUP
+    from tournament.roles import DIRECTOR_GROUP
 
     with django_db_blocker.unblock():
         from django.db import transaction
@@ -303,9 +303,9 @@ def test_fetcher_serves_static_files_and_data_urls():
     [
         "file:///etc/passwd",
         "file://localhost/etc/passwd",
-        STATIC_DIR.as_uri() + "/../tournament/settings.py",
-        STATIC_DIR.as_uri() + "/%2e%2e/tournament/settings.py",
-        STATIC_DIR.as_uri() + "/print/../../tournament/settings.py",
+        STATIC_DIR.as_uri() + "/../config/settings.py",
+        STATIC_DIR.as_uri() + "/%2e%2e/config/settings.py",
+        STATIC_DIR.as_uri() + "/print/../../config/settings.py",
         STATIC_DIR.as_uri() + "/print",  # a folder, not a file
         STATIC_DIR.as_uri() + "/print/nothing-here.css",
         STATIC_DIR.parent.as_uri() + "/static-other/x.css",  # only a common prefix

@@ -15,10 +15,10 @@ from django.urls import reverse
 from printing import render
 from rules import PRESETS, RulesetError
 from scoring import services as scoring_services
-from scoring.roles import CLERK_GROUP
 from tests.conftest import make_tournament
 from tests.web.test_setup import NEW
 from tournament.models import Tournament
+from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db
 

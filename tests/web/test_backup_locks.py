@@ -65,7 +65,7 @@ SERVER = textwrap.dedent(
 def _environment(live: Path, backups: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="tournament.settings",
+        DJANGO_SETTINGS_MODULE="config.settings",
         DATABASE_URL=f"sqlite:///{live}",
         BINOKEL_BACKUP_DIR=str(backups),
     )

@@ -17,11 +17,11 @@ from django.db import connection, connections, transaction
 
 from scoring import services
 from scoring.models import Hand, RoundTotal, SeatScore
-from scoring.roles import CLERK_GROUP
 from tests.conftest import make_tournament
 from tests.web.test_services import entry, three_table
 from tournament import services as tournament_services
 from tournament.models import Round
+from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from scoring import logs
+from config import logs
 from scoring.table_entry_services import new_token
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def _serve_a_500(tmp_path: Path, debug: bool, log_file: Path | None):
         if not key.startswith(("DJANGO_", "BINOKEL_")) and key not in ("DATABASE_URL", "REDIS_URL")
     }
     env |= {
-        "DJANGO_SETTINGS_MODULE": "tournament.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "1" if debug else "0",
         "DJANGO_SECRET_KEY": "error-logging-test-" + "x" * 40,
         "DJANGO_HTTPS": "0",

@@ -11,10 +11,10 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.models import Hand, RoundTotal, Ruling
-from scoring.roles import CLERK_GROUP
 from tests.conftest import assign_to_all_tournaments, close_round_anyway, make_tournament
 from tests.web.test_services import entry, three_table
 from tournament import services as tournament_services
+from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,10 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand, Ruling
-from scoring.roles import CLERK_GROUP
 from tests.conftest import assign_to_all_tournaments, make_tournament
 from tests.web.test_services import entry, three_table
 from tournament.models import Registration, Round, Table, Tournament
+from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """A Redis that is down (restarting, gone) must not take the app down with it: with
 ``REDIS_URL`` pointing at a port where nothing listens, the public standings, the clerk's
-save and the table link all answer as without a cache (``tournament.cache``), and the
+save and the table link all answer as without a cache (``config.cache``), and the
 outage is logged, once a minute rather than once a request."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from django.core.cache import cache
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from config import cache as tolerant
 from scoring import table_entry_services as links
 from scoring.models import Hand
 from tests.web.test_table_entry import three_table
 from tests.web.test_views import form_data
-from tournament import cache as tolerant
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def redis_down(monkeypatch):
     monkeypatch.setattr(tolerant.TolerantRedisCache, "_last_warning", 0.0)
     backend = {
         "default": {
-            "BACKEND": "tournament.cache.TolerantRedisCache",
+            "BACKEND": "config.cache.TolerantRedisCache",
             "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }

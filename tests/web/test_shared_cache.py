@@ -74,7 +74,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         env = {
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "DJANGO_DEBUG": "1",  # static files without collectstatic; caching is the same
             "DATABASE_URL": database_url,
             "PYTHONPATH": str(ROOT),
@@ -82,7 +82,7 @@ class Server:
         env.pop("REDIS_URL", None)
         if redis_url:
             env["REDIS_URL"] = redis_url
-        command = [str(Path(sys.executable).parent / "gunicorn"), "tournament.wsgi"]
+        command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
         command += ["--bind", f"127.0.0.1:{self.port}", "--workers", "1", "--timeout", "60"]
         self.log = log
         with open(log, "wb") as out:

@@ -400,7 +400,7 @@ def test_csrf_is_kept_on_table_pages(at_table):
 
 
 def test_tokens_never_reach_the_logs(at_table, caplog):
-    from scoring.logs import GunicornLogger, RedactTableTokens, redact
+    from config.logs import GunicornLogger, RedactTableTokens, redact
 
     link = links.live_link(three_table(at_table))
     links.renew_link(link.table)

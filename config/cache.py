@@ -1,7 +1,7 @@
 """Django's Redis cache, made to keep the app answering while Redis is unreachable.
 
 With ``REDIS_URL`` set, every app process shares one Redis for the standings cache, the
-standings version counters and the table-link throttle (``tournament.settings``).  Django's
+standings version counters and the table-link throttle (``config.settings``).  Django's
 own ``RedisCache`` raises ``redis.exceptions.ConnectionError`` when Redis is restarting or
 gone, and every page that touches the cache would answer 500 — a clerk's saved hand among
 them, after the save had committed.  The cache holds nothing that is not in the database, so

@@ -37,7 +37,7 @@ def _env_list(name: str, default: str = "") -> list[str]:
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
 # DJANGO_DEBUG_PAGES=1: Django's technical 404/500 pages while developing; otherwise the
-# app's own pages in the visitor's language also with DEBUG on (tournament.middleware)
+# app's own pages in the visitor's language also with DEBUG on (config.middleware)
 DEBUG_ERROR_PAGES = os.environ.get("DJANGO_DEBUG_PAGES", "0") == "1"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY and os.environ.get("DJANGO_SECRET_KEY_FILE"):
@@ -71,19 +71,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # only with $BINOKEL_INSTANCE (the load benches): marks every answer as this server's
-    "tournament.instance.InstanceMarker",
+    "config.instance.InstanceMarker",
     "django.middleware.security.SecurityMiddleware",
     # the app's own 400/404/405/500 pages, also with DEBUG on (the demo)
-    "tournament.middleware.OwnErrorPages",
+    "config.middleware.OwnErrorPages",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "tournament.middleware.ChosenLanguageMiddleware",
+    "config.middleware.ChosenLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # an empty database: the laptop's browser is led to make the director's account
-    "tournament.middleware.FirstRunMiddleware",
+    "config.middleware.FirstRunMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
@@ -119,7 +119,7 @@ PUBLIC_PDF_RATE = os.environ.get("BINOKEL_PUBLIC_PDF_RATE", "20/m")
 TABLE_CONFIRM_CODE_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_RATE", "10/10m")
 # django-ratelimit is used through its functions only (not an installed app); its
 # decorator's 403 is not used: a throttled phone gets the 429 page of scoring.table_entry.
-# When the cache cannot count (Redis down: tournament.cache answers as an empty cache), the
+# When the cache cannot count (Redis down: config.cache answers as an empty cache), the
 # links stay open instead of refusing every table in the hall: the throttle spares the
 # server, the secret is the 160-bit token, which no rate of guessing reaches.
 RATELIMIT_FAIL_OPEN = True
@@ -127,16 +127,16 @@ RATELIMIT_FAIL_OPEN = True
 # A table's token is its permission: it never reaches the logs.  Django logs the path of
 # every 4xx/5xx answer (django.request) and runserver every request (django.server); both
 # go through a filter that writes "/t/…/" instead of the token (Django's default logging
-# otherwise).  gunicorn's access log: --logger-class scoring.logs.GunicornLogger.
+# otherwise).  gunicorn's access log: --logger-class config.logs.GunicornLogger.
 #
 # Problems are logged in every mode (DEBUG on and off): errors of Django (a 500 with its
 # traceback) and warnings and errors of this project's loggers go to stderr and, when
 # BINOKEL_LOG_FILE is set (the venue command: <data folder>/binokel.log), also to that file
-# (mode 0600, rotated at 2 MB, 5 old files kept; scoring.logs.PrivateLogFile).  With DEBUG
+# (mode 0600, rotated at 2 MB, 5 old files kept; config.logs.PrivateLogFile).  With DEBUG
 # the "console" handler writes them (with Django's INFO), without DEBUG the "problems"
 # handler: never both.  No "mail_admins" handler: no mail server is configured and ADMINS
 # is empty, so it sent nothing, and a 500 went nowhere at all.  Every handler redacts
-# table tokens (scoring.logs.RedactTableTokens), in the traceback too.
+# table tokens (config.logs.RedactTableTokens), in the traceback too.
 _LOG_FILE = os.environ.get("BINOKEL_LOG_FILE", "")
 _PROBLEM_HANDLERS = ["console", "problems", *(["file"] if _LOG_FILE else [])]
 LOGGING = {
@@ -145,9 +145,9 @@ LOGGING = {
     "filters": {
         "require_debug_true": {"()": "django.utils.log.RequireDebugTrue"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
-        "table_tokens": {"()": "scoring.logs.RedactTableTokens"},
+        "table_tokens": {"()": "config.logs.RedactTableTokens"},
         # errors of every logger, warnings of the project's own (not Django's 404s)
-        "problems_only": {"()": "scoring.logs.ProblemsOnly"},
+        "problems_only": {"()": "config.logs.ProblemsOnly"},
     },
     "formatters": {
         "django.server": {
@@ -155,7 +155,7 @@ LOGGING = {
             "format": "[{server_time}] {message}",
             "style": "{",
         },
-        "problems": {"()": "scoring.logs.ProblemFormatter"},
+        "problems": {"()": "config.logs.ProblemFormatter"},
     },
     "handlers": {
         "console": {
@@ -180,7 +180,7 @@ LOGGING = {
                 "file": {
                     "level": "WARNING",
                     "filters": ["problems_only", "table_tokens"],
-                    "class": "scoring.logs.PrivateLogFile",
+                    "class": "config.logs.PrivateLogFile",
                     "filename": _LOG_FILE,
                     "formatter": "problems",
                 }
@@ -204,12 +204,12 @@ LOGGING = {
         # the project's own loggers: binokel.* and the modules' logging.getLogger(__name__)
         **{
             name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"}
-            for name in ("binokel", "scoring", "tournament", "printing", "rules")
+            for name in ("binokel", "config", "scoring", "tournament", "printing", "rules")
         },
     },
 }
 
-ROOT_URLCONF = "tournament.urls"
+ROOT_URLCONF = "config.urls"
 
 TEMPLATES = [
     {
@@ -228,7 +228,7 @@ TEMPLATES = [
     },
 ]
 
-WSGI_APPLICATION = "tournament.wsgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {
     "default": dj_database_url.config(
@@ -290,7 +290,7 @@ if REDIS_URL:
         "default": {
             # Django's RedisCache, answering as an empty cache while Redis is unreachable
             # (restarting, gone) instead of failing every page with a 500
-            "BACKEND": "tournament.cache.TolerantRedisCache",
+            "BACKEND": "config.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             # several installations may share one Redis: keep their keys apart
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_PREFIX", "binokel"),

@@ -34,7 +34,7 @@ class FirstRunMiddleware:
         if request.method == "GET" and request.path_info in ("/", "/accounts/login/"):
             from django.shortcuts import redirect
 
-            from . import accounts
+            from tournament import accounts
 
             if not accounts.has_accounts() and accounts.is_local(request):
                 return redirect("tournament:first_run")
@@ -83,7 +83,7 @@ class OwnErrorPages:
         if isinstance(exception, Http404):
             return None  # Django's technical 404, replaced in __call__ like an unknown URL
         if isinstance(exception, BadRequest):
-            from .views import bad_request
+            from tournament.views import bad_request
 
             return bad_request(request, exception)
         if not _handled_by_django(exception):

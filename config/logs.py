@@ -10,7 +10,7 @@ sets ``<data folder>/binokel.log``), also to that file (``LOGGING`` in settings)
 - :class:`PrivateLogFile` is the file: mode 0600 (it holds paths and names), rotated at
   2 MB with 5 old files kept, and it follows a rotation made by another process (every
   gunicorn worker writes the same file);
-- :class:`GunicornLogger` (``--logger-class scoring.logs.GunicornLogger``) redacts
+- :class:`GunicornLogger` (``--logger-class config.logs.GunicornLogger``) redacts
   gunicorn's access log and writes gunicorn's own warnings and errors (a worker that timed
   out or was killed, an error handling a request) to the same file.
 

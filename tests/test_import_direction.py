@@ -1,0 +1,44 @@
+"""Imports point one way, from the engine up: rules ← tournament ← scoring ← printing, with
+config (settings, root URLs, WSGI, middleware, logging) on top.  import-linter checks the
+contracts in pyproject.toml (``[tool.importlinter]``); this test runs it, so an upward
+import fails the suite with the linter's report naming the import chain."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+#: top-level folders with Python that are no part of the product (not checked)
+NOT_PRODUCT = {"tests", "bench", "scripts"}
+
+
+def linter_config() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+
+
+def test_every_package_of_the_product_is_in_a_layer():
+    """A new app must be placed in the layers, or the linter would not look at it."""
+    config = linter_config()
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")} - NOT_PRODUCT
+    assert set(config["root_packages"]) == packages
+    (layers,) = [c for c in config["contracts"] if c["type"] == "layers"]
+    in_layers = {name.strip() for layer in layers["layers"] for name in re.split("[|:]", layer)}
+    assert in_layers == packages
+
+
+def test_imports_point_one_way():
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports"), "--no-cache", "--no-logo"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    contracts = linter_config()["contracts"]
+    assert f"Contracts: {len(contracts)} kept, 0 broken." in report, report
