@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.utils.html import conditional_escape
 
 from scoring.models import RoundTotal
 from tournament import services
@@ -75,6 +76,19 @@ def test_pair_standings_escape_each_partner(client):
     page = client.get(f"/turnier/{tournament.pk}/").content.decode()
     assert "Paar" in page
     assert_inert(page)
+
+
+@pytest.mark.parametrize("text", [text for pair in HOSTILE for text in pair])
+def test_pair_start_number_cell_escapes_all_but_its_line_break(text):
+    # the cell marks only its "<br>" safe; were anything but digits ever to reach it,
+    # it would come out as text
+    from scoring.tables import PairStandingsTable
+
+    html = str(PairStandingsTable([]).render_start_numbers(f"3 / {text}"))
+    first, second = html.split("<br>")
+    assert first == "3"
+    assert second == conditional_escape(text)
+    assert "<script>" not in html and "<img" not in html and "<style>" not in html
 
 
 def test_series_rows_escape_hostile_names_and_clubs(client):
