@@ -209,13 +209,23 @@ def test_table_entry_is_stated_only_where_table_links_work(tournament):
         assert totals.text.startswith("Jede Eingabe prüft und bestätigt ein zweiter Schreiber.")
 
 
-def test_pairs_scoring_is_stated_only_for_a_pairs_event():
-    ruleset = PRESETS["partnership-250"]
-    evening = Tournament(
-        name="Paare",
+def unsaved_evening(preset: str, name: str, **settings) -> Tournament:
+    """A tournament on ``preset``'s ruleset with ``settings``, not saved (a handout needs
+    no database)."""
+    ruleset = PRESETS[preset]
+    return Tournament(
+        name=name,
         date=date(2026, 11, 21),
         ruleset_json=ruleset.to_dict(),
         ruleset_fingerprint=ruleset.fingerprint,
+        **settings,
+    )
+
+
+def test_pairs_scoring_is_stated_only_for_a_pairs_event():
+    evening = unsaved_evening(
+        "partnership-250",
+        "Paare",
         four_table_mode=Tournament.FourTableMode.KREUZ,
         event_type=Tournament.EventType.PAIRS,
     )
@@ -252,12 +262,9 @@ def test_a_rulesets_handout_alone_has_no_tournament_section(tournament):
 def test_the_fullest_handout_with_every_setting_still_fits_one_page(lang, mode):
     """swabian-traditional has the most rules; with every setting at its longest the sheet
     is laid out tighter, still one A4 page at 10 pt, and states all of it."""
-    ruleset = PRESETS["swabian-traditional"]
-    evening = Tournament(
-        name="Regeltest",
-        date=date(2026, 11, 21),
-        ruleset_json=ruleset.to_dict(),
-        ruleset_fingerprint=ruleset.fingerprint,
+    evening = unsaved_evening(
+        "swabian-traditional",
+        "Regeltest",
         four_table_mode=mode,
         lost_game_fee=Decimal("0.50"),
         lost_game_fee_from=5,
