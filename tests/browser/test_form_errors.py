@@ -17,8 +17,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 PHONE = {"width": 390, "height": 740}
 
 
-def _login(browser, live_server, user, password, path):
-    page = browser.new_context(viewport=PHONE).new_page()
+def _login(browser, live_server, user, password, path, viewport=PHONE):
+    """A new page of ``viewport`` size, logged in as ``user``, at ``path``."""
+    page = browser.new_context(viewport=viewport).new_page()
     page.goto(f"{live_server.url}/accounts/login/?next={path}")
     page.fill("#id_username", user)
     page.fill("#id_password", password)

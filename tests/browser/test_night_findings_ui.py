@@ -18,6 +18,7 @@ from django.db.models import F
 from scoring import table_entry_services as links
 from scoring.models import Hand, RoundTotal
 from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
+from tests.browser.test_form_errors import _login
 from tests.conftest import make_tournament
 from tournament.models import Player, Registration, Tournament
 
@@ -229,12 +230,8 @@ def test_clerk_form_shows_a_trick_sum_error_once(
     clerk.groups.add(Group.objects.get(name="Schreiber"))
     tournament.clerks.add(clerk)
     path = f"/turnier/{tournament.pk}/runde/1/tisch/1/"
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    page.goto(f"{live_server.url}/accounts/login/?next={path}")
-    page.fill("#id_username", "clerk")
-    page.fill("#id_password", "pw-clerk-123")
-    with page.expect_navigation():
-        page.press("#id_password", "Enter")
+    desktop = {"width": 1280, "height": 900}
+    page = _login(browser, live_server, "clerk", "pw-clerk-123", path, viewport=desktop)
     _wrong_trick_sum(page)
     page.wait_for_function(
         "[...document.querySelectorAll('#eingabe .err')]"
