@@ -39,6 +39,17 @@ def partnership_tournament(players=16, event_type=Tournament.EventType.INDIVIDUA
     return tournament
 
 
+def running_table_of_eight(clerk):
+    """An 8-player ``partnership-250`` tournament with ``clerk`` as its clerk, round 1
+    drawn (seed 3) and started: the tournament and table 1."""
+    tournament = partnership_tournament(8)
+    tournament.clerks.add(clerk)
+    round_ = tournament.round_set.get(number=1)
+    services.draw_round(round_, seed=3)
+    services.start_round(round_)
+    return tournament, round_.tables.get(number=1)
+
+
 def seating(round_) -> list[list[int]]:
     """Start numbers per table in seat order."""
     return [
@@ -182,12 +193,7 @@ def _enter_hand(client, tournament, table, **kw):
 
 
 def test_a_hand_entered_on_the_web_gives_both_partners_the_team_score(client, clerk):
-    tournament = partnership_tournament(8)
-    tournament.clerks.add(clerk)
-    round_ = tournament.round_set.get(number=1)
-    services.draw_round(round_, seed=3)
-    services.start_round(round_)
-    table = round_.tables.get(number=1)
+    tournament, table = running_table_of_eight(clerk)
     client.force_login(clerk)
     response = _enter_hand(client, tournament, table)
     assert response.status_code in (200, 302), response.content.decode()[:2000]

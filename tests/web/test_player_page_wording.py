@@ -83,15 +83,9 @@ def test_the_declarer_sees_his_own_games_and_a_cross_where_he_lost(client, eveni
 
 
 def test_partners_see_their_sides_lost_game_and_the_other_side_no_cross(client, clerk):
-    from tests.web.test_partnership import _enter_hand, partnership_tournament
-    from tournament import services as tournament_services
+    from tests.web.test_partnership import _enter_hand, running_table_of_eight
 
-    tournament = partnership_tournament(8)
-    tournament.clerks.add(clerk)
-    round_ = tournament.round_set.get(number=1)
-    tournament_services.draw_round(round_, seed=3)
-    tournament_services.start_round(round_)
-    table = round_.tables.get(number=1)
+    tournament, table = running_table_of_eight(clerk)
     client.force_login(clerk)
     # position 0 declares 500 with partner 2 and misses it: a lost game for their side
     response = _enter_hand(client, tournament, table, bid=500)
