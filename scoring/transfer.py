@@ -951,6 +951,10 @@ class _Importer:
                 try:
                     model._meta.get_field(text_field)
                 except FieldDoesNotExist as exc:
+                    if f.null:
+                        # no text twin, but the account may be missing (a link's maker):
+                        # left empty, and the report names the unknown account
+                        continue
                     raise _refuse(
                         _(
                             "%(row)s, Feld »%(field)s«: das Konto »%(name)s« gibt es in dieser "
