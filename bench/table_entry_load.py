@@ -20,7 +20,7 @@ Run: ``python -m bench.table_entry_load [--tables 100] [--phones 300] [--duratio
    counts only ``{"status": "saved"}`` as success (a 422 that only asks "Ja, wirklich" for
    a rare meld is answered as a player would: the hand is sent again with it ticked);
    every third hand an opponent's session of the same table taps "stimmt" (with the
-   confirmation ``code`` when :mod:`scoring.table_entry_services` has
+   confirmation ``code`` when :mod:`scoring.links` has
    ``confirmation_code``).  Each **phone** thread polls the standings fragment every 10 s
    with its ETag (200 and 304 are successes).
 4. Afterwards the database is checked: the hands stored equal the "saved" answers, no game
@@ -114,8 +114,7 @@ def _prepare(tables: int, games: int, rounds: int = 3, director: bool = False) -
 
 def _round_tables(round_, games: int, rng: random.Random) -> list[dict]:
     """Per table of the running ``round_``: its live link and the hands it will enter."""
-    from scoring import services
-    from scoring import table_entry_services as links
+    from scoring import links, services
 
     tables = []
     for table in round_.tables.order_by("number"):
@@ -214,7 +213,7 @@ def _timed(stats: Stats, kind: str, call, ok) -> tuple | None:
 
 def _confirmation_code(link) -> str | None:
     """The code an opponent's "stimmt" carries, once the app asks for one."""
-    from scoring import table_entry_services as links
+    from scoring import links
 
     code = getattr(links, "confirmation_code", None)
     return None if code is None else str(code(link))

@@ -64,8 +64,10 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    # the project's own apps, from the engine up (README, "How the code is laid out")
     "tournament",
     "scoring",
+    "table_entry",
     "printing",
 ]
 
@@ -104,7 +106,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
-# Table-entry links (/t/<token>/), throttled with django-ratelimit (scoring/throttle.py):
+# Table-entry links (/t/<token>/), throttled with django-ratelimit (table_entry/throttle.py):
 # per token (one table's phones, live validation included), per address over all valid
 # tokens (a venue may share one router address), and unknown/revoked tokens per address and
 # per guessed prefix (never the valid links of a shared address).
@@ -118,7 +120,7 @@ PUBLIC_PDF_RATE = os.environ.get("BINOKEL_PUBLIC_PDF_RATE", "20/m")
 # wrong confirmation codes per table link (the code printed on the table card: 4 digits)
 TABLE_CONFIRM_CODE_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_RATE", "10/10m")
 # django-ratelimit is used through its functions only (not an installed app); its
-# decorator's 403 is not used: a throttled phone gets the 429 page of scoring.table_entry.
+# decorator's 403 is not used: a throttled phone gets the 429 page of table_entry.views.
 # When the cache cannot count (Redis down: config.cache answers as an empty cache), the
 # links stay open instead of refusing every table in the hall: the throttle spares the
 # server, the secret is the 160-bit token, which no rate of guessing reaches.

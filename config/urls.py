@@ -12,7 +12,7 @@ urlpatterns = [
     path("", scoring_views.home, name="home"),
     path("", include("tournament.urls_app")),
     path("", include("scoring.urls")),
-    path("", include("scoring.table_entry_urls")),
+    path("", include("table_entry.urls")),
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     # browsers ask for /favicon.ico on every page: the card icon instead of a 404

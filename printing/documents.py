@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from rules import Ruleset
-from scoring import selectors, table_entry_services
+from scoring import links, selectors
 from scoring.models import Hand, account_label
 from scoring.qr import qr_data_uri, reachable_by_phones
 from scoring.services import active_positions, dealer_for, partner_teams
@@ -160,7 +160,7 @@ def _live_links(round_: Round, user=None) -> dict:
     """Table id → live link for the documents that carry them: only while the round is not
     closed and the tournament has table entry on (missing links are made, by ``user``)."""
     if round_.tournament.table_entry and round_.status != Round.Status.CLOSED:
-        return table_entry_services.round_links(round_, user)
+        return links.round_links(round_, user)
     return {}
 
 
@@ -280,7 +280,7 @@ class TableCard:
     #: the link's address is the laptop's loopback: no QR code, the card says why
     unreachable: bool = False
     #: the four digits an opponent types once before "stimmt" (only where the players
-    #: confirm at the table: :func:`scoring.table_entry_services.confirmation_code`)
+    #: confirm at the table: :func:`scoring.links.confirmation_code`)
     confirm_code: str = ""
 
 
@@ -293,7 +293,7 @@ def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[
     The card stands on the table where everyone in the hall can read it, so it names only
     players who consented (:func:`consents`), like the table plan; the others by start
     number.  While the round is not closed and the tournament has table entry on, each card
-    carries its table's live link (created if missing, :func:`scoring.table_entry_services.
+    carries its table's live link (created if missing, :func:`scoring.links.
     round_links`, by ``user``) with ``link_base`` (scheme and host) or ``PUBLIC_BASE_URL``
     before the path.  Queries: a fixed number once the round has started (the start issues
     every link); before it, one insert per table whose link is made here."""
@@ -325,8 +325,8 @@ def table_cards(round_: Round, link_base: str | None = None, user=None) -> list[
                 card.link_qr = qr_data_uri(card.link_address)
             else:
                 card.unreachable = True
-            if table_entry_services.confirms_at_table(round_.tournament):
-                card.confirm_code = table_entry_services.confirmation_code(live_links[table.pk])
+            if links.confirms_at_table(round_.tournament):
+                card.confirm_code = links.confirmation_code(live_links[table.pk])
         cards.append(card)
     return cards
 

@@ -113,7 +113,7 @@ class TableLink(models.Model):
     ``token`` is 160 random bits (:func:`secrets.token_urlsafe`, 27 characters); it opens
     only its table, only while the round runs and the tournament's ``table_entry`` is on.
     A "new link" revokes the old one (``revoked_at``); at most one link per table is live
-    (database constraint).  Services: :mod:`scoring.table_entry_services`."""
+    (database constraint).  Issued by :mod:`scoring.links`; phones: :mod:`table_entry.services`."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="links")
     token = models.CharField(max_length=64, unique=True, editable=False)

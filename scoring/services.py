@@ -87,7 +87,7 @@ class TableSource:
     """Who writes when the players of a table enter through its private link: the
     :class:`~scoring.models.TableLink`, the phone (``device``: a random id kept in that
     phone's session) and the author text for the entry and its history ("Tisch 7 (Link)").
-    Built by :mod:`scoring.table_entry_services`."""
+    Built by :mod:`table_entry.services`."""
 
     link: TableLink
     device: str

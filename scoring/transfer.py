@@ -82,8 +82,8 @@ from tournament.engine_messages import ruleset_message
 from tournament.models import Seat, Table, Tournament
 
 from . import services
+from .links import new_token
 from .models import Hand, RoundTotal, SeatScore, TableLink
-from .table_entry_services import new_token
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1

@@ -31,7 +31,7 @@ from tournament.backup import last_automatic_backup
 from tournament.models import Category, Round, Series, Table, Tournament
 from tournament.params import BadNumber, parse_number
 
-from . import exports, qr, selectors, services, table_entry_services
+from . import exports, links, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .tables import standings_table
@@ -964,7 +964,7 @@ def round_action(request: HttpRequest, pk: int, round_number: int, action: str) 
                 % {"n": round_.number, "seed": round_.seed, "r": plan.repeats},
             )
         elif action == "starten":
-            table_entry_services.start_round(round_, request.user)
+            links.start_round(round_, request.user)
             messages.success(request, _("Runde %(n)s läuft.") % {"n": round_.number})
         else:
             services.close_round(round_, reason=reason)

@@ -11,7 +11,7 @@ import os
 import pytest
 from django.conf import settings
 
-from scoring import table_entry_services as links
+from scoring import links
 from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
 from tests.conftest import make_tournament
 from tests.web.test_backup import play

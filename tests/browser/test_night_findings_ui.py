@@ -15,7 +15,7 @@ import os
 import pytest
 from django.db.models import F
 
-from scoring import table_entry_services as links
+from scoring import links
 from scoring.models import Hand, RoundTotal
 from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
 from tests.browser.test_form_errors import _login

@@ -13,8 +13,7 @@ import pytest
 from django.test import Client
 
 from rules.simulate import simulate_hand
-from scoring import services
-from scoring import table_entry_services as links
+from scoring import links, services
 from scoring.models import Hand
 from tests.browser.test_clerk_round import CHROMIUM, hands_for  # noqa: F401 (skips without Chromium)
 from tests.conftest import make_tournament

@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 
 from printing import documents, pdfs
-from scoring import table_entry_services as links
+from scoring import links
 from scoring.models import TableLink
 from scoring.qr import qr_data_uri
+from table_entry import services as table_entry_services
 from tests.conftest import close_round_anyway, make_tournament
 from tests.printing.test_pdfs import pages, squash, text_of
 from tournament import services as tournament_services
@@ -114,7 +115,7 @@ def test_starting_a_round_issues_every_tables_link_at_once(client, director, db)
     assert {link.created_by for link in live.exclude(pk=printed.pk)} == {director}
     # every link opens its table at once
     for link in live:
-        assert links.resolve(link.token) == link
+        assert table_entry_services.resolve(link.token) == link
 
 
 def test_starting_a_round_without_table_entry_issues_no_links(client, director, db):

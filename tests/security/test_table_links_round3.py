@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from scoring import services
-from scoring import table_entry_services as links
+from scoring import links, services
 from scoring.models import Hand
 from tests.web.test_table_entry import page, phone, three_table
 from tests.web.test_views import form_data

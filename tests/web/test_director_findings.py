@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from scoring import selectors, services
-from scoring import table_entry_services as links
+from scoring import links, selectors, services
 from scoring.models import Hand
+from table_entry import services as table_entry_services
 from tests.conftest import make_tournament
 from tests.web.test_backup import acting_as, hand_entry, play
 from tests.web.test_services import entry, three_table
@@ -53,7 +53,7 @@ def one_hand_unconfirmed(clerk):
     play(first, clerk, [1, 2])
     for table in first.tables.order_by("number"):
         if table.number == 1:
-            source = links.source(links.live_link(table), "a1b2c3d4e5f60718")
+            source = table_entry_services.source(links.live_link(table), "a1b2c3d4e5f60718")
             hand, evaluation = services.save_hand(table, hand_entry(table, 3), None, via=source)
         else:
             with acting_as(clerk):

@@ -12,8 +12,7 @@ import pytest
 from django.urls import reverse
 
 from rules import PRESETS
-from scoring import services, transfer
-from scoring import table_entry_services as links
+from scoring import links, services, transfer
 from scoring.models import Hand
 from tests.web.test_table_entry import three_table
 from tests.web.test_views import form_data, table_url

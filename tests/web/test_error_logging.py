@@ -20,7 +20,7 @@ from types import SimpleNamespace
 import pytest
 
 from config import logs
-from scoring.table_entry_services import new_token
+from scoring.links import new_token
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ import django
 django.setup()
 from django.test import Client
 
-from scoring import table_entry_services
+from table_entry import services as table_entry_services
 
 token = sys.argv[1]
 

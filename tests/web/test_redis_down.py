@@ -14,7 +14,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from config import cache as tolerant
-from scoring import table_entry_services as links
+from scoring import links
 from scoring.models import Hand
 from tests.web.test_table_entry import three_table
 from tests.web.test_views import form_data

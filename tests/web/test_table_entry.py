@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
-from scoring import table_entry_services as links
+from scoring import links, services
 from scoring.models import Hand, TableLink
+from table_entry import services as table_entry_services
 from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_views import form_data
 
@@ -341,7 +341,7 @@ def test_revoked_link_cannot_write_even_if_resolved_before(at_table):
     the round's lock)."""
     table = three_table(at_table)
     link = links.live_link(table)
-    via = links.source(link, "a" * 16)
+    via = table_entry_services.source(link, "a" * 16)
     links.renew_link(table)
     with pytest.raises(PermissionError):
         services.save_hand(table, _input(table), None, via=via)
@@ -483,7 +483,7 @@ def test_a_copied_tournament_gets_its_own_links(at_table):
 
     table = three_table(at_table)
     link = links.live_link(table)
-    services.save_hand(table, _input(table), None, via=links.source(link, "a" * 16))
+    services.save_hand(table, _input(table), None, via=table_entry_services.source(link, "a" * 16))
     copy = transfer.import_tournament(transfer.export_tournament(at_table))
     copied = TableLink.objects.get(table__round__tournament=copy)
     assert copied.token != link.token and len(copied.token) >= 22

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import services
-from scoring import table_entry_services as links
+from scoring import links, services
 from scoring.models import Hand
+from table_entry import services as table_entry_services
 from tests.conftest import close_round_anyway
 from tests.web.test_services import entry
 from tournament.models import Round
@@ -40,7 +40,7 @@ def tables(tournament):
 
 def entered_at(table) -> Hand:
     """Hand 1 of ``table``, entered through the table's own link from ENTERING_PHONE."""
-    via = links.source(links.live_link(table), ENTERING_PHONE)
+    via = table_entry_services.source(links.live_link(table), ENTERING_PHONE)
     hand, evaluation = services.save_hand(table, entry(), None, via=via)
     assert hand is not None, evaluation.errors
     assert hand.table_link_id is not None and hand.confirmed_at is None
@@ -56,13 +56,13 @@ def test_a_link_cannot_confirm_a_hand_of_another_table(at_table):
     first, second, *_ = tables(at_table)
     hand = entered_at(second)
     before = confirmation(hand)
-    other_table = links.source(links.live_link(first), OPPONENT_PHONE)
+    other_table = table_entry_services.source(links.live_link(first), OPPONENT_PHONE)
     with pytest.raises(PermissionError, match="gehört nicht zu diesem Tisch"):
         services.confirm_hand_at_table(hand, other_table, expected_version=1)
     assert confirmation(hand) == before
     assert not hand.history.filter(history_change_reason="bestätigt").exists()
     # the same phone through the hand's own table's link may confirm it
-    own_table = links.source(links.live_link(second), OPPONENT_PHONE)
+    own_table = table_entry_services.source(links.live_link(second), OPPONENT_PHONE)
     confirmed = services.confirm_hand_at_table(hand, own_table, expected_version=1)
     assert confirmed.confirmed_at is not None
     assert confirmed.confirmed_by_name == f"Tisch {second.number} (Link), Gerät b2b2b2"
@@ -87,7 +87,7 @@ def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table)
     hand = entered_at(table)
     close_round_anyway(at_table)
     before = confirmation(hand)
-    via = links.source(links.live_link(table), OPPONENT_PHONE)
+    via = table_entry_services.source(links.live_link(table), OPPONENT_PHONE)
     with pytest.raises(PermissionError, match="Die Runde ist abgeschlossen"):
         services.confirm_hand_at_table(hand, via, expected_version=1)
     assert confirmation(hand) == before

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import table_entry_services as links
+from scoring import links
 from scoring.qr import reachable_by_phones
 
 pytestmark = pytest.mark.django_db

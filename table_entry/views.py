@@ -2,10 +2,10 @@
 and the director's list of links with "neuer Link".
 
 The phone pages need no account: the token in the address is the permission, checked on
-every request by :func:`scoring.table_entry_services.resolve` (only that table, only while
+every request by :func:`table_entry.services.resolve` (only that table, only while
 its round runs).  They answer with ``Referrer-Policy: strict-origin`` so the token never
 leaves in a Referer header, keep Django's CSRF check, and are throttled per token and per
-address (:mod:`scoring.throttle`).  A link that does not open its table gets a page that
+address (:mod:`table_entry.throttle`).  A link that does not open its table gets a page that
 says why (revoked, round closed …), never a 500.
 """
 
@@ -22,14 +22,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from tournament.models import Round, Tournament
-from tournament.params import BadNumber, parse_number
-
-from . import qr, selectors, services, throttle
-from . import table_entry_services as links
-from .forms import HandForm
-from .models import Hand
-from .views import (
+from scoring import links, qr, selectors, services
+from scoring.forms import HandForm
+from scoring.models import Hand
+from scoring.views import (
     HAND_NUMBER_MAX,
     _evaluate_form,
     _field_errors,
@@ -40,6 +36,11 @@ from .views import (
     _rare_melds,
     _require_clerk_of,
 )
+from tournament.models import Round, Tournament
+from tournament.params import BadNumber, parse_number
+
+from . import services as phone
+from . import throttle
 
 REFUSED_STATUS = {
     "unknown": 404,
@@ -69,14 +70,14 @@ def table_link_view(view):
     """Resolve the token of the URL into its live link and pass it on as ``link``; a link
     that does not open its table gets the page that says why (404/410/403), in JSON for the
     phone's offline queue; too many requests for a valid token or from its address, or too
-    many unknown tokens from an address or with one prefix, get 429 (:mod:`scoring.throttle`:
+    many unknown tokens from an address or with one prefix, get 429 (:mod:`table_entry.throttle`:
     the token is looked up first, so guesses never throttle valid links).  Every answer carries ``Referrer-Policy: strict-origin``."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args, **kwargs):
         try:
-            link = links.resolve(token)
-        except links.LinkRefused as exc:
+            link = phone.resolve(token)
+        except phone.LinkRefused as exc:
             if exc.reason in ("unknown", "revoked") and throttle.count_miss(request, token):
                 return _private(_throttled(request))
             return _private(_refused(request, exc.reason, str(exc)))
@@ -103,7 +104,7 @@ def _refused(request: HttpRequest, reason: str, message: str) -> HttpResponse:
         )
     return render(
         request,
-        "scoring/table_link_refused.html",
+        "table_entry/table_link_refused.html",
         {"message": message, "reason": reason},
         status=status,
     )
@@ -140,7 +141,7 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
     table = link.table
     tournament = table.round.tournament
     seats = form.seats
-    device = links.device_id(request.session)
+    device = phone.device_id(request.session)
     field_errors, wrong_slots = _marked_errors(form, evaluation)
     hands_count = table.hands.count()
     correcting = bool(form.initial.get("version") or (form.is_bound and form.data.get("version")))
@@ -164,7 +165,7 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
         "entered": hands_count,
         "show_form": correcting or hands_count < tournament.games_per_round,
         "by_opponent": links.confirms_at_table(tournament),
-        "confirmer": links.is_confirmer(request.session, link),
+        "confirmer": phone.is_confirmer(request.session, link),
         "next_deal": _next_deal(table, seats),
         "field_errors": field_errors,
         "wrong_slots": wrong_slots,
@@ -221,14 +222,14 @@ def table_page(request: HttpRequest, link) -> HttpResponse:
         n = _next_number(table)
         initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
     form = _hand_form(table, initial=initial, seats=seats, touch=True)
-    return render(request, "scoring/table_link.html", _page_context(request, link, form))
+    return render(request, "table_entry/table_link.html", _page_context(request, link, form))
 
 
 def _save(request: HttpRequest, link, seats) -> HttpResponse:
     table = link.table
     form = _hand_form(table, request.POST, seats=seats, touch=True)
     as_json = _wants_json(request)
-    device = links.device_id(request.session)
+    device = phone.device_id(request.session)
     if not form.is_valid():
         evaluation = _evaluate_form(table, form)
         if as_json:
@@ -237,7 +238,7 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
             )
         return render(
             request,
-            "scoring/table_link.html",
+            "table_entry/table_link.html",
             _page_context(request, link, form, evaluation),
             status=422,
         )
@@ -249,7 +250,7 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
             None,
             expected_version=expected,
             reason=form.cleaned_data.get("reason") or "",
-            via=links.source(link, device),
+            via=phone.source(link, device),
         )
     except services.StaleEntry as exc:
         current = exc.hand
@@ -269,7 +270,7 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
             )
         return render(
             request,
-            "scoring/table_link.html",
+            "table_entry/table_link.html",
             _page_context(request, link, form, evaluation),
             status=422,
         )
@@ -312,7 +313,7 @@ def _conflict(request, link, form, current: Hand, as_json: bool) -> HttpResponse
     messages.error(request, message)
     return render(
         request,
-        "scoring/table_link.html",
+        "table_entry/table_link.html",
         _page_context(request, link, stored, stale=current, mine=mine),
         status=409,
     )
@@ -345,11 +346,11 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
     if hand is None:
         messages.error(request, _("Spiel %(n)s gibt es an diesem Tisch nicht.") % {"n": number})
         return back
-    if not links.is_confirmer(request.session, link) and not _code_accepted(request, link):
+    if not phone.is_confirmer(request.session, link) and not _code_accepted(request, link):
         return back
-    device = links.device_id(request.session)
+    device = phone.device_id(request.session)
     try:
-        services.confirm_hand_at_table(hand, links.source(link, device), version)
+        services.confirm_hand_at_table(hand, phone.source(link, device), version)
         messages.success(request, _("Spiel %(n)s bestätigt.") % {"n": hand.number})
     except services.StaleEntry as exc:
         messages.error(
@@ -366,7 +367,7 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
 
 def _code_accepted(request: HttpRequest, link) -> bool:
     """Check the confirmation code sent with a first "stimmt" from this phone
-    (:func:`scoring.table_entry_services.check_confirmation_code`); a wrong or missing code
+    (:func:`table_entry.services.check_confirmation_code`); a wrong or missing code
     leaves a message and counts against the table's wrong codes."""
     if not throttle.code_guesses_left(request, link.token, wrong=False):
         messages.error(
@@ -374,7 +375,7 @@ def _code_accepted(request: HttpRequest, link) -> bool:
             _("Zu viele falsche Tischcodes. Bitte die Turnierleitung rufen."),
         )
         return False
-    if links.check_confirmation_code(request.session, link, request.POST.get("code", "")):
+    if phone.check_confirmation_code(request.session, link, request.POST.get("code", "")):
         return True
     throttle.code_guesses_left(request, link.token, wrong=True)
     messages.error(
@@ -464,7 +465,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
             )
     response = render(
         request,
-        "scoring/table_links.html",
+        "table_entry/table_links.html",
         {
             "unreachable": bool(rows) and not qr.reachable_by_phones(rows[0]["address"]),
             "tournament": tournament,
