@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tournament",
     "scoring",
     "table_entry",
+    "prizes",
     "printing",
 ]
 

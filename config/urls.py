@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("tournament.urls_app")),
     path("", include("scoring.urls")),
     path("", include("table_entry.urls")),
+    path("", include("prizes.urls")),
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     # browsers ask for /favicon.ico on every page: the card icon instead of a 404

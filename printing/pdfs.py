@@ -10,8 +10,8 @@ from io import BytesIO
 from django.utils import timezone, translation
 from pypdf import PdfReader
 
+from prizes.selectors import prize_list
 from scoring import selectors
-from scoring.prizes import prize_list
 from scoring.qr import qr_data_uri, reachable_by_phones
 from scoring.series import series_standings
 from scoring.services import forced_close_notes, seating_short
@@ -183,7 +183,7 @@ def series_results_pdf(series: Series) -> bytes:
 
 
 def prizes_pdf(tournament: Tournament) -> bytes:
-    """The director's prize-giving list (:func:`scoring.prizes.prize_list` with every
+    """The director's prize-giving list (:func:`prizes.selectors.prize_list` with every
     name): who gets which prize, ties marked, cash split, a column to tick off; while a
     round is open it says the list is provisional."""
     awards = prize_list(tournament, public=False)

@@ -13,8 +13,8 @@ The receivers here bump both for everything else that is saved elsewhere: regist
 (consent, name, club, missed rounds), players, rounds (status, seed, start and close),
 tables (number, and a new draw's tables), seats (a swap on the round plan page creates
 the moved seat anew), the tournament itself (name, venue, settings), categories (the
-page links them) and prizes (the page links the prize list), also when edited in the
-admin.  Seats are watched on save only: a seat is deleted with its table or round (a new
+page links them) and, connected by the ``prizes`` app, prizes (the page links the prize
+list), also when edited in the admin.  Seats are watched on save only: a seat is deleted with its table or round (a new
 draw saves the round), in a swap (which creates the other seat) or in the admin (which
 saves the table), so a receiver on every deleted seat would only slow a redraw.  The
 bump runs after the commit, so a request that renders in between caches the old data
@@ -26,8 +26,6 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournament.models import Category, Player, Registration, Round, Seat, Table, Tournament
-
-from .models import Prize
 
 
 def _setup_key(tournament_id: int) -> str:
@@ -78,13 +76,13 @@ def standings_source_changed(sender, instance, **kwargs) -> None:
         _bump([instance.pk])
     elif isinstance(instance, Player):
         _bump(instance.registrations.values_list("tournament_id", flat=True))
-    elif isinstance(instance, (Registration, Round, Category, Prize)):
-        _bump([instance.tournament_id])
     elif isinstance(instance, (Table, Seat)):
         _bump(_tournaments_of_round(instance))
+    else:  # a registration, round, category, or a row of an app above (a prize)
+        _bump([instance.tournament_id])
 
 
 #: Watched on save and on delete.
-WATCHED = (Tournament, Player, Registration, Round, Table, Category, Prize)
+WATCHED = (Tournament, Player, Registration, Round, Table, Category)
 #: Watched on save only (see the module docstring).
 WATCHED_ON_SAVE = (Seat,)

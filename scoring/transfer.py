@@ -1,8 +1,8 @@
 """Move one tournament between databases as JSON: export it completely, import it under
 new primary keys.
 
-The export is generic: it walks every concrete model of the ``tournament`` and ``scoring``
-apps, django-simple-history's historical models included, finds how each one belongs to a
+The export is generic: it walks every concrete model of the ``tournament``, ``scoring`` and
+``prizes`` apps (:data:`APPS`), django-simple-history's historical models included, finds how each one belongs to a
 tournament (a chain of foreign keys ending at :class:`~tournament.models.Tournament`), and
 serializes the rows with Django's ``python`` serializer, so a field or model added later
 travels without changes here.  Rows of the two apps that an exported row refers to without
@@ -87,7 +87,13 @@ from .models import Hand, RoundTotal, SeatScore, TableLink
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1
-APPS = ("tournament", "scoring")
+APPS = ("tournament", "scoring", "prizes")
+#: Models that moved to another app since exports began, old label → current label: a file
+#: made before the move still imports (:func:`current_labels`).
+MOVED: dict[str, str] = {
+    "scoring.prize": "prizes.prize",
+    "scoring.historicalprize": "prizes.historicalprize",
+}
 
 #: Models of :data:`APPS` deliberately left out of the export, by label, with the reason.
 #: A model that is neither exported nor listed here makes :func:`uncovered_models` (and
@@ -482,6 +488,26 @@ def summarize(data: dict) -> Counter:
         for obj in _objects(data)
         if isinstance(obj, dict) and isinstance(obj.get("model"), str)
     )
+
+
+def current_labels(data):
+    """``data`` with the model labels of :data:`MOVED` replaced by today's, in ``objects``
+    and ``counts`` (a new dict; ``data`` is not changed).  Anything that is not an export's
+    shape is returned as it is, for :func:`validate` to refuse."""
+    if not isinstance(data, dict):
+        return data
+    out = dict(data)
+    objects, counts = data.get("objects"), data.get("counts")
+    if isinstance(objects, list):
+        out["objects"] = [
+            {**obj, "model": MOVED[obj["model"]]}
+            if isinstance(obj, dict) and obj.get("model") in MOVED
+            else obj
+            for obj in objects
+        ]
+    if isinstance(counts, dict):
+        out["counts"] = {MOVED.get(label, label): n for label, n in counts.items()}
+    return out
 
 
 def _objects(data) -> list:
@@ -1319,6 +1345,7 @@ def run_import(data: dict, using: str = DEFAULT_DB_ALIAS, rescore: bool = False)
     :attr:`ImportReport.clerks`.  Timestamps are kept as exported.  Raises
     :class:`TransferError` (German message naming row and field); nothing is written then.
     """
+    data = current_labels(data)
     try:
         plan = validate(data, using)
         label = Tournament._meta.label_lower

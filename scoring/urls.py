@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import prize_views, series_views, views
+from . import series_views, views
 
 app_name = "scoring"
 
@@ -10,8 +10,6 @@ urlpatterns = [
     path("serie/<int:pk>/bearbeiten/", series_views.series_edit, name="series_edit"),
     path("serie/<int:pk>/export.<str:fmt>", series_views.series_export, name="series_export"),
     path("turnier/<int:pk>/", views.standings, name="standings"),
-    path("turnier/<int:pk>/preise/", prize_views.prizes, name="prizes"),
-    path("turnier/<int:pk>/preise/festlegen/", prize_views.prize_setup, name="prize_setup"),
     path("turnier/<int:pk>/rangliste/", views.standings_fragment, name="standings_fragment"),
     path("turnier/<int:pk>/beamer/", views.projector, name="projector"),
     path("turnier/<int:pk>/beitreten/", views.join, name="join"),

@@ -1,9 +1,10 @@
 """The two staff roles: the names of their Django groups and what each may do.
 
-"Turnierleitung" (director) holds every permission of the ``tournament`` and ``scoring``
-apps (plus the admin for superusers); "Schreiber" (clerk) may enter and correct hands and
+"Turnierleitung" (director) holds every permission of the ``tournament``, ``scoring`` and
+``prizes`` apps (plus the admin for superusers); "Schreiber" (clerk) may enter and correct hands and
 round totals.  :func:`ensure_groups` keeps the groups in the database in step with this
-after every migrate (connected by the ``scoring`` app, whose permissions it grants);
+after every migrate (connected by the ``scoring`` and ``prizes`` apps, whose permissions it
+grants);
 :mod:`tournament.backup` refuses a backup whose groups grant more than this.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 DIRECTOR_GROUP = "Turnierleitung"
 CLERK_GROUP = "Schreiber"
 #: the apps whose every permission the director group holds
-DIRECTOR_APPS = ("tournament", "scoring")
+DIRECTOR_APPS = ("tournament", "scoring", "prizes")
 #: ``app_label.codename`` of each permission the clerk group holds
 CLERK_PERMISSIONS = (
     "scoring.add_hand",

@@ -30,7 +30,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.models import Prize
+from prizes.models import Prize
 from tests.conftest import make_tournament
 from tests.security.import_data import exported, row_counts, small_tournament
 from tests.web.test_partnership import partnership_tournament
@@ -307,7 +307,7 @@ def prize_post(**line) -> dict:
 
 @pytest.mark.parametrize("value", NO_IDS)
 def test_prize_list_refuses_ids_that_are_no_ids(director_client, evening, value):
-    url = reverse("scoring:prize_setup", args=[evening.pk])
+    url = reverse("prizes:setup", args=[evening.pk])
     response = director_client.post(url, prize_post(id=value))
     assert response.status_code == 422
     assert f"„Preis-Nr.“: {shown(value)} ist keine gültige Auswahl." in page(response)

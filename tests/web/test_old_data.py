@@ -50,8 +50,8 @@ BACKUP_ROWS = {
     "scoring.HistoricalRoundTotal": 3,
     "scoring.Ruling": 1,
     "scoring.HistoricalRuling": 1,
-    "scoring.Prize": 3,
-    "scoring.HistoricalPrize": 4,
+    "prizes.Prize": 3,
+    "prizes.HistoricalPrize": 4,
 }
 
 _COUNT_SCRIPT = """
@@ -100,7 +100,7 @@ def test_a_backup_of_the_old_layout_restores_and_migrates_with_every_row(tmp_pat
     _manage(db, "migrate", "-v0")
     _manage(db, "restore_db", str(backup), "--yes", "--no-safety-copy", "--neue-konten")
     _manage(db, "migrate", "-v0")
-    prize = apps.get_model("scoring.Prize")._meta.label
+    prize = apps.get_model("prizes.Prize")._meta.label
     out = _manage(db, "shell", "-c", _COUNT_SCRIPT % (json.dumps(list(BACKUP_ROWS)), prize))
     found = json.loads(out.strip().splitlines()[-1])
     assert found["counts"] == BACKUP_ROWS
@@ -126,7 +126,7 @@ def test_an_old_export_with_prizes_and_a_ruling_imports():
     corrected = hands.get(table__round__number=2, table__number=1, number=1)
     assert corrected.version == 2
     assert corrected.history.count() == 2
-    prizes = apps.get_model("scoring.Prize").objects.filter(tournament=tournament)
+    prizes = apps.get_model("prizes.Prize").objects.filter(tournament=tournament)
     assert sorted(p.description for p in prizes) == ["", "Blumen", "Rote Laterne"]
     assert prizes.get(description="Blumen").category.name == "Damen"
     assert (

@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from scoring.models import Prize
-from scoring.prizes import prize_list, split
+from prizes.models import Prize
+from prizes.selectors import prize_list, split
 from tournament import services
 from tournament.models import Tournament
 
@@ -124,7 +124,7 @@ def _prize_post(rows, tournament_id, existing=0):
 def test_director_defines_prizes_with_a_decimal_comma(client, director):
     tournament = evening()
     client.force_login(director)
-    url = reverse("scoring:prize_setup", args=[tournament.pk])
+    url = reverse("prizes:setup", args=[tournament.pk])
     assert client.get(url).status_code == 200
     response = client.post(
         url,
@@ -150,7 +150,7 @@ def test_prize_form_names_the_missing_field(client, director):
     tournament = evening()
     client.force_login(director)
     response = client.post(
-        reverse("scoring:prize_setup", args=[tournament.pk]),
+        reverse("prizes:setup", args=[tournament.pk]),
         _prize_post(
             [
                 {"kind": "place", "cash": "abc"},
@@ -174,7 +174,7 @@ def test_tie_break_is_changed_on_the_prize_page(client, director):
     client.force_login(director)
     client.get(reverse("scoring:standings", args=[tournament.pk]))  # fills the cache
     client.post(
-        reverse("scoring:prize_setup", args=[tournament.pk]),
+        reverse("prizes:setup", args=[tournament.pk]),
         {"action": "tie_break", "tie_break": "best-round"},
     )
     tournament.refresh_from_db()
@@ -186,14 +186,14 @@ def test_tie_break_is_changed_on_the_prize_page(client, director):
 def test_public_prize_page_names_only_consenting_players(client):
     tournament = evening()
     define(tournament)
-    page = client.get(reverse("scoring:prizes", args=[tournament.pk])).content.decode()
+    page = client.get(reverse("prizes:list", args=[tournament.pk])).content.decode()
     # 3 and 6 (no consent) share place 1 with 1 and 2
     assert "Vor1 Nach1" in page and "Vor2 Nach2" in page
     assert "Nach3" not in page and "Nach6" not in page
     assert "Startnummer 3" in page and "Startnummer 6" in page
     assert "je 50,00 €" in page and "Gleichstand" in page
     standings = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
-    assert reverse("scoring:prizes", args=[tournament.pk]) in standings
+    assert reverse("prizes:list", args=[tournament.pk]) in standings
 
 
 def test_prize_giving_pdf_is_the_directors_with_every_name(client, director):

@@ -62,7 +62,7 @@ class Command(BaseCommand):
                     transaction.set_rollback(True)
         except transfer.TransferError as exc:
             raise CommandError(str(exc)) from exc
-        counts = transfer.summarize(data)
+        counts = transfer.summarize(transfer.current_labels(data))
         summary = ", ".join(f"{label}: {n}" for label, n in counts.items())
         if options["dry_run"]:
             self.stdout.write(

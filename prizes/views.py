@@ -11,13 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from scoring import selectors, services
 from tournament.forms import IdChoiceField
 from tournament.models import Tournament
 
-from . import selectors, services
 from .forms import PrizeForm, TieBreakForm
 from .models import Prize
-from .prizes import prize_list
+from .selectors import prize_list
 
 
 class BasePrizeFormSet(BaseModelFormSet):
@@ -62,7 +62,7 @@ def prize_setup(request: HttpRequest, pk: int) -> HttpResponse:
         tie_form.save()
         services.invalidate_standings(tournament.pk)
         messages.success(request, _("Gleichstand-Regel gespeichert."))
-        return redirect("scoring:prize_setup", pk=pk)
+        return redirect("prizes:setup", pk=pk)
     if action == "prizes" and formset.is_valid():
         with transaction.atomic():
             for prize in formset.save(commit=False):
@@ -71,11 +71,11 @@ def prize_setup(request: HttpRequest, pk: int) -> HttpResponse:
             for prize in formset.deleted_objects:
                 prize.delete()  # the history keeps it
         messages.success(request, _("Preisliste gespeichert."))
-        return redirect("scoring:prize_setup", pk=pk)
+        return redirect("prizes:setup", pk=pk)
     failed = tie_form.errors or (formset.is_bound and not formset.is_valid())
     return render(
         request,
-        "scoring/prize_setup.html",
+        "prizes/prize_setup.html",
         {
             "tournament": tournament,
             "tie_form": tie_form,
@@ -92,7 +92,7 @@ def prizes(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     return render(
         request,
-        "scoring/prizes.html",
+        "prizes/prizes.html",
         {
             "tournament": tournament,
             "awards": prize_list(tournament, public=True),

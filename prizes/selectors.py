@@ -16,11 +16,11 @@ from decimal import ROUND_DOWN, Decimal
 
 from django.utils.translation import gettext as _
 
+from scoring import selectors
+from scoring.selectors import StandingRow
 from tournament.models import Tournament
 
-from . import selectors
 from .models import Prize
-from .selectors import StandingRow
 
 CENT = Decimal("0.01")
 
