@@ -8,7 +8,7 @@ then writes the results of ``evenings`` finished tournaments straight into the t
 players the same people each evening) with ``bulk_create`` — the hands are not played
 out by the engine here, as the series only reads the seat scores — and measures:
 
-- the series standings selector (:func:`scoring.series.series_standings`) alone, ms;
+- the series standings selector (:func:`series.selectors.series_standings`) alone, ms;
 - the public series page ``/serie/1/`` through Django's test client, ms and SQL queries
   (the page is not cached: every request computes the standings and renders them; the
   very first request of the process, which also loads the templates, is shown apart);
@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _fill(evenings: int, players: int) -> int:
     """Write the finished evenings and the series; returns the number of seat scores."""
     from scoring.models import Hand, SeatScore
+    from series.services import save_series
     from tournament.models import Player, Registration, Round, Table, Tournament
-    from tournament.series import save_series
     from tournament.services import create_tournament
 
     rng = random.Random(600)
@@ -125,7 +125,7 @@ def _child(evenings: int, players: int, repeat: int) -> dict:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.series import series_standings
+    from series.selectors import series_standings
     from tournament.models import Series
 
     call_command("migrate", verbosity=0)

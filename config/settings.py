@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "scoring",
     "table_entry",
     "prizes",
+    "series",
     "printing",
 ]
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("table_entry.urls")),
     path("", include("prizes.urls")),
+    path("", include("series.urls")),
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     # browsers ask for /favicon.ico on every page: the card icon instead of a 404

@@ -13,8 +13,8 @@ from pypdf import PdfReader
 from prizes.selectors import prize_list
 from scoring import selectors
 from scoring.qr import qr_data_uri, reachable_by_phones
-from scoring.series import series_standings
 from scoring.services import forced_close_notes, seating_short
+from series.selectors import series_standings
 from tournament.models import Category, Round, Series, Tournament
 
 from . import documents, handout
@@ -167,7 +167,7 @@ def poster_pdf(tournament: Tournament, standings_address: str) -> bytes:
 
 
 def series_results_pdf(series: Series) -> bytes:
-    """The results list of a series (:func:`scoring.series.series_standings`, public:
+    """The results list of a series (:func:`series.selectors.series_standings`, public:
     names only with consent at every evening): places, each evening's value (struck-out
     ones in parentheses), evenings played, total.  The table's header repeats on every
     page."""

@@ -273,7 +273,7 @@ def tie_key(row: StandingRow, tie_break: str) -> tuple:
 def tie_values(rounds: list[int | None], lost: int, tie_break: str) -> tuple:
     """:func:`tie_key` from its parts: ``rounds`` (points per round, ``None`` for a round
     not played) and ``lost`` (games lost as declarer); also used by the series standings
-    (:mod:`scoring.series`) to place each evening as the evening itself does."""
+    (:mod:`series.selectors`) to place each evening as the evening itself does."""
     if tie_break == Tournament.TieBreak.BEST_ROUND:
         best = max((p for p in rounds if p is not None), default=0)
         return (-best, lost)

@@ -1,14 +1,10 @@
 from django.urls import path
 
-from . import series_views, views
+from . import views
 
 app_name = "scoring"
 
 urlpatterns = [
-    path("serie/neu/", series_views.series_create, name="series_create"),
-    path("serie/<int:pk>/", series_views.series_page, name="series"),
-    path("serie/<int:pk>/bearbeiten/", series_views.series_edit, name="series_edit"),
-    path("serie/<int:pk>/export.<str:fmt>", series_views.series_export, name="series_export"),
     path("turnier/<int:pk>/", views.standings, name="standings"),
     path("turnier/<int:pk>/rangliste/", views.standings_fragment, name="standings_fragment"),
     path("turnier/<int:pk>/beamer/", views.projector, name="projector"),

@@ -54,8 +54,8 @@ def main() -> None:
         django.setup()
         from django.core.management import call_command
 
+        from series.services import save_series
         from tournament.models import Series, Tournament
-        from tournament.series import save_series
 
         call_command("migrate", verbosity=0)
         # the running demo evening first, so that it is tournament 1

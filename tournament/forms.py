@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import PRESETS
 from tournament.roles import CLERK_GROUP
 
-from .models import Player, Registration, Series, Table, Tournament
+from .models import Player, Registration, Table, Tournament
 from .params import id_value
 
 #: Highest lost-game fee in euros the set-up form accepts; more is almost surely cents typed
@@ -374,44 +374,6 @@ class PlayerMergeForm(forms.Form):
         if errors:
             raise forms.ValidationError(errors)
         return found[self.cleaned_data["keep"]], found[self.cleaned_data["duplicate"]]
-
-
-class SeriesForm(forms.Form):
-    """A series: name, season, the evenings (tournaments) and the rule; checked by
-    :func:`tournament.series.save_series`."""
-
-    name = forms.CharField(label=_("Name"), max_length=200)
-    season = forms.CharField(
-        label=_("Saison"), max_length=40, help_text=_("z. B. 2026 oder 2026/27")
-    )
-    tournaments = IdMultipleChoiceField(
-        label=_("Turniere (Abende)"),
-        queryset=Tournament.objects.order_by("-date", "name"),
-        widget=forms.CheckboxSelectMultiple,
-        help_text=_("Jedes Turnier behält sein eigenes eingefrorenes Regelwerk."),
-    )
-    counting = forms.ChoiceField(label=_("Wertung"), choices=Series.Counting.choices)
-    placement_points = forms.CharField(
-        label=_("Punkte je Platz"),
-        max_length=1000,
-        required=False,
-        widget=forms.TextInput(attrs={"placeholder": "25,20,16,13,11,10,9,8,7,6,5,4,3,2,1"}),
-        help_text=Series._meta.get_field("placement_points").help_text,
-    )
-    best_of = forms.IntegerField(
-        label=_("Nur die besten N Abende zählen"),
-        min_value=1,
-        max_value=100,
-        required=False,
-        help_text=_("Leer: alle Abende zählen."),
-    )
-    min_evenings = forms.IntegerField(
-        label=_("Platz erst ab K gespielten Abenden"),
-        min_value=1,
-        max_value=100,
-        required=False,
-        help_text=_("Leer: nur wer an allen abgeschlossenen Abenden gespielt hat."),
-    )
 
 
 class LoginForm(AuthenticationForm):

@@ -433,7 +433,7 @@ class Series(models.Model):
     ``best_of``: only a player's best N evenings count (empty: all).  ``min_evenings``:
     only players who played at least K evenings are ranked (empty: all evenings).
     Standings are computed from the results on every request
-    (:func:`scoring.series.series_standings`), so a rule change recomputes them."""
+    (:func:`series.selectors.series_standings`), so a rule change recomputes them."""
 
     class Counting(models.TextChoices):
         POINTS = "points", _("Punkte aller gewerteten Abende addieren")

@@ -10,9 +10,9 @@ import pytest
 from django.utils.html import conditional_escape
 
 from scoring.models import RoundTotal
+from series.services import save_series
 from tournament import services
 from tournament.models import Player, Round, Tournament
-from tournament.series import save_series
 
 pytestmark = pytest.mark.django_db
 

@@ -141,7 +141,7 @@ def test_player_merge_refuses_no_ids_naming_the_field(director_client, field, la
 def test_new_series_refuses_no_ids_naming_the_field(director_client, value):
     evening = make_tournament(players=4)
     response = director_client.post(
-        reverse("scoring:series_create"),
+        reverse("series:create"),
         {"name": "Winter-Cup", "season": "2026", "tournaments": [evening.pk, value]},
     )
     assert response.status_code == 422
@@ -154,7 +154,7 @@ def test_editing_a_series_refuses_no_ids(director_client):
     series = Series.objects.create(name="Winter-Cup", season="2026")
     series.tournaments.add(evening)
     response = director_client.post(
-        reverse("scoring:series_edit", args=[series.pk]),
+        reverse("series:edit", args=[series.pk]),
         {"name": "Umbenannt", "season": "2026", "tournaments": [OVERFLOWING[1]]},
     )
     assert response.status_code == 422

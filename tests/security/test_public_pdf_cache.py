@@ -26,14 +26,14 @@ from django.utils import translation
 
 from printing import documents, pdfs
 from printing import views as print_views
-from scoring.series import series_standings
 from scoring.services import invalidate_standings
 from scoring.signals import invalidate_setup
+from series.selectors import series_standings
+from series.services import save_series
 from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_views import form_data, table_url
 from tournament import services as tournament_services
 from tournament.models import Player, Round, Seat, Series
-from tournament.series import save_series
 
 pytestmark = pytest.mark.django_db
 

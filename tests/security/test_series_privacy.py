@@ -22,9 +22,9 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import RoundTotal
+from series.services import save_series
 from tournament import services as tournament_services
 from tournament.models import Player, Round, Series, Tournament
-from tournament.series import save_series
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +110,7 @@ def assert_private(text: str, where: str) -> None:
 
 def test_the_standings_behind_every_output_hide_the_same_players(series):
     """The fixture is what the tests below assume: three players hidden, two named."""
-    from scoring.series import series_standings
+    from series.selectors import series_standings
 
     rows = series_standings(Series.objects.get(pk=series.pk)).rows
     hidden = sorted(r.start_numbers for r in rows if not r.public)
@@ -119,14 +119,14 @@ def test_the_standings_behind_every_output_hide_the_same_players(series):
 
 
 def test_series_page_names_only_players_who_consented_at_every_evening(client, series):
-    response = client.get(reverse("scoring:series", args=[series.pk]))
+    response = client.get(reverse("series:page", args=[series.pk]))
     assert response.status_code == 200
     assert_private(response.content.decode(), "page")
 
 
 @pytest.mark.parametrize("fmt", ["csv", "de.csv"])
 def test_series_csv_names_only_players_who_consented(client, series, fmt):
-    response = client.get(reverse("scoring:series_export", args=[series.pk, fmt]))
+    response = client.get(reverse("series:export", args=[series.pk, fmt]))
     assert response.status_code == 200
     text = response.content.decode("utf-8-sig")
     assert_private(text, fmt)
@@ -136,7 +136,7 @@ def test_series_csv_names_only_players_who_consented(client, series, fmt):
 
 
 def test_series_xlsx_names_only_players_who_consented(client, series):
-    response = client.get(reverse("scoring:series_export", args=[series.pk, "xlsx"]))
+    response = client.get(reverse("series:export", args=[series.pk, "xlsx"]))
     assert response.status_code == 200
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     rows = [[cell for cell in row] for row in sheet.iter_rows(values_only=True)]

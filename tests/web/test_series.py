@@ -14,10 +14,10 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import selectors, services
 from scoring.models import RoundTotal
-from scoring.series import series_standings, series_values
+from series.selectors import series_standings, series_values
+from series.services import save_series
 from tournament import services as tournament_services
 from tournament.models import Player, Registration, Round, Series, Tournament
-from tournament.series import save_series
 
 pytestmark = pytest.mark.django_db
 

@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 
+from scoring.models import RoundTotal, SeatScore
+from scoring.selectors import tie_values
 from tournament.models import Registration, Round, Series, Tournament
-
-from .models import RoundTotal, SeatScore
-from .selectors import tie_values
 
 
 @dataclass

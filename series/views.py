@@ -13,14 +13,14 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from tournament.forms import SeriesForm
+from scoring import exports
+from scoring.views import EXPORT_FORMATS
 from tournament.models import Series
-from tournament.series import save_series
 from tournament.views import _apply_errors
 
-from . import exports
-from .series import SeriesStandings, series_standings, series_values
-from .views import EXPORT_FORMATS
+from .forms import SeriesForm
+from .selectors import SeriesStandings, series_standings, series_values
+from .services import save_series
 
 
 def series_rows_html(standings: SeriesStandings) -> str:
@@ -74,7 +74,7 @@ def series_page(request: HttpRequest, pk: int) -> HttpResponse:
     standings = series_standings(series, public=True)
     return render(
         request,
-        "scoring/series.html",
+        "series/series.html",
         {"series": series, "standings": standings, "rows_html": series_rows_html(standings)},
     )
 
@@ -122,10 +122,10 @@ def _edit(request: HttpRequest, series: Series | None) -> HttpResponse:
                 if series
                 else _("Serie angelegt."),
             )
-            return redirect("scoring:series", pk=saved.pk)
+            return redirect("series:page", pk=saved.pk)
     return render(
         request,
-        "scoring/series_form.html",
+        "series/series_form.html",
         {"form": form, "series": series},
         status=422 if form.errors else 200,
     )

@@ -1,6 +1,6 @@
 """Series services: create a series of evenings and change its rule or its tournaments.
 
-The standings of a series are read by :func:`scoring.series.series_standings`; nothing is
+The standings of a series are read by :func:`series.selectors.series_standings`; nothing is
 stored per player, so a changed rule or a newly attached evening recomputes them.
 """
 
@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .models import Series, Tournament, parse_placement_points
+from tournament.models import Series, Tournament, parse_placement_points
 
 
 def save_series(
