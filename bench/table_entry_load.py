@@ -36,7 +36,7 @@ Run: ``python -m bench.table_entry_load [--tables 100] [--phones 300] [--duratio
   database at the close, in its own process — then draws and starts the next one, whose
   tables get their new links.  The phones poll throughout.
 - ``--backup-seconds S`` runs a separate process that makes an automatic backup every S
-  seconds (:func:`tournament.backup.automatic_backup`, as the venue command's timer does),
+  seconds (:func:`archive.backup.automatic_backup`, as the venue command's timer does),
   stopped at the end.
 - At the end, while the server still runs, the database's ``-wal`` file must still be
   there (no other process's exit removed it); after the server stopped,
@@ -493,7 +493,7 @@ class Soak:
 
     def check_files(self) -> None:
         """After the server stopped: the database and every backup pass integrity_check."""
-        from tournament import backup
+        from archive import backup
 
         if self.args.close_rounds and self.closed != self.args.close_rounds:
             self.problems.append(f"{self.closed} of {self.args.close_rounds} rounds closed")
@@ -530,7 +530,7 @@ def _backup_loop(seconds: float) -> int:
     django.setup()
     from django.conf import settings
 
-    from tournament import backup
+    from archive import backup
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

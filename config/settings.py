@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "prizes",
     "series",
     "printing",
+    "archive",
+    "operations",
 ]
 
 MIDDLEWARE = [
@@ -143,6 +145,21 @@ RATELIMIT_FAIL_OPEN = True
 # table tokens (config.logs.RedactTableTokens), in the traceback too.
 _LOG_FILE = os.environ.get("BINOKEL_LOG_FILE", "")
 _PROBLEM_HANDLERS = ["console", "problems", *(["file"] if _LOG_FILE else [])]
+#: the project's own packages, each with a logger of its modules (logging.getLogger(__name__))
+PROJECT_LOGGERS = (
+    "binokel",
+    "config",
+    "rules",
+    "tournament",
+    "scoring",
+    "table_entry",
+    "prizes",
+    "series",
+    "printing",
+    "archive",
+    "operations",
+)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -206,10 +223,7 @@ LOGGING = {
             "propagate": False,
         },
         # the project's own loggers: binokel.* and the modules' logging.getLogger(__name__)
-        **{
-            name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"}
-            for name in ("binokel", "config", "scoring", "tournament", "printing", "rules")
-        },
+        **{name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"} for name in PROJECT_LOGGERS},
     },
 }
 
@@ -226,6 +240,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "archive.context_processors.backups",
                 "tournament.context_processors.demo",
             ],
         },

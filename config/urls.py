@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("table_entry.urls")),
     path("", include("prizes.urls")),
     path("", include("series.urls")),
+    path("", include("archive.urls")),
     path("", include("printing.urls")),
     path("admin/", admin.site.urls),
     # browsers ask for /favicon.ico on every page: the card icon instead of a 404

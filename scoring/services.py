@@ -14,7 +14,6 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -32,6 +31,7 @@ from tournament.models import Round, Seat, Table, Tournament
 from tournament.services import lock_round, may_enter
 
 from .models import Hand, RoundTotal, Ruling, SeatScore, TableLink
+from .signals import round_closed
 
 logger = logging.getLogger(__name__)
 
@@ -1271,8 +1271,8 @@ def close_round(round_: Round, reason: str = "") -> None:
     (:func:`unconfirmed_entries`) and no ``reason`` is given.  With a reason the round is
     closed anyway and the reason and what was missing or unconfirmed are stored on the
     round, for the results list; the unconfirmed entries stay unconfirmed (the standings
-    keep counting them as such).  In venue mode (``settings.BACKUP_DIR``) a backup follows
-    the commit."""
+    keep counting them as such).  After the commit :data:`scoring.signals.round_closed` is
+    sent (in venue mode the archive app makes a backup then)."""
     locked = lock_round(round_.pk)
     if locked.status != Round.Status.RUNNING:
         raise ValidationError(_("Nur eine laufende Runde kann abgeschlossen werden."))
@@ -1296,21 +1296,13 @@ def close_round(round_: Round, reason: str = "") -> None:
     round_.forced_close_missing = locked.forced_close_missing
     tournament_id = locked.tournament_id
     transaction.on_commit(lambda: invalidate_standings(tournament_id))
-    if settings.BACKUP_DIR:
-        number = locked.number
-        # robust: whatever the backup raises, the close stands and the page answers
-        transaction.on_commit(lambda: _backup_after_close(number), robust=True)
-
-
-def _backup_after_close(round_number: int) -> None:
-    """Venue mode: a backup as soon as a round is closed.  A failed backup is logged and
-    never undoes or blocks the close (the timer's next backup tries again)."""
-    from tournament import backup
-
-    try:
-        backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
-    except (backup.BackupError, OSError):
-        logger.exception("automatic backup after closing round %s failed", round_number)
+    number = locked.number
+    # robust: whatever a receiver raises (the archive's backup), the close stands and the
+    # page answers
+    transaction.on_commit(
+        lambda: round_closed.send(sender=Round, round_number=number, tournament_id=tournament_id),
+        robust=True,
+    )
 
 
 def _stored_missing(stored) -> list[MissingEntries]:

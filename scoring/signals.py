@@ -24,8 +24,13 @@ under the old version only.
 from __future__ import annotations
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from tournament.models import Category, Player, Registration, Round, Seat, Table, Tournament
+
+#: Sent once a round's close has committed, with ``round_number`` and ``tournament_id``
+#: (sender: :class:`~tournament.models.Round`); the archive app makes its backup then.
+round_closed = Signal()
 
 
 def _setup_key(tournament_id: int) -> str:

@@ -10,7 +10,6 @@ urlpatterns = [
     path("turnier/<int:pk>/beamer/", views.projector, name="projector"),
     path("turnier/<int:pk>/beitreten/", views.join, name="join"),
     path("turnier/<int:pk>/qr.svg", views.qr_code, name="qr"),
-    path("turnier/<int:pk>/export.<str:fmt>", views.export, name="export"),
     path("turnier/<int:pk>/spieler/<int:start_number>/", views.player_view, name="player"),
     path("turnier/<int:pk>/erfassung/", views.clerk_overview, name="clerk"),
     path(

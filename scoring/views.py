@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import re
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.messages import get_messages
@@ -27,11 +26,10 @@ from django.views.decorators.http import require_POST
 
 from tournament import accounts
 from tournament import services as tournament_services
-from tournament.backup import last_automatic_backup
 from tournament.models import Category, Round, Series, Table, Tournament
 from tournament.params import BadNumber, parse_number
 
-from . import exports, links, qr, selectors, services
+from . import links, qr, selectors, services
 from .forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
 from .models import Hand
 from .tables import standings_table
@@ -272,40 +270,6 @@ def qr_code(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-# export.<fmt>: (file extension, content type)
-EXPORT_FORMATS = {
-    "csv": ("csv", "text/csv; charset=utf-8"),
-    "de.csv": ("csv", "text/csv; charset=utf-8"),
-    "xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-}
-
-
-def export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """Standings as CSV, CSV for a German Excel (``de.csv``) or XLSX (public: names only
-    with consent); text that looks like a formula is written as text
-    (:mod:`scoring.exports`)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if fmt not in EXPORT_FORMATS:
-        raise Http404(_("Unbekanntes Format"))
-    round_number = round_number_param(tournament, request)
-    category = category_param(tournament, request)
-    table = standings_table(tournament, round_number, public=True, category=category)
-    values = list(table.as_values())
-    if fmt == "xlsx":
-        content = exports.to_xlsx(values, title=str(_("Rangliste")))
-    else:
-        content = exports.to_csv(values, excel_german=fmt == "de.csv")
-    extension, content_type = EXPORT_FORMATS[fmt]
-    suffix = f"-runde-{round_number}" if round_number else ""
-    suffix += f"-{category.slug}" if category else ""
-    excel = "-excel" if fmt == "de.csv" else ""
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = (
-        f'attachment; filename="rangliste-{tournament.pk}{suffix}{excel}.{extension}"'
-    )
-    return response
-
-
 def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpResponse:
     """A player's own view: this round's table, opponents, hands and points."""
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -405,9 +369,6 @@ def clerk_overview(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     _require_clerk_of(request, tournament)
     context = {"tournament": tournament, "rounds": selectors.overview_rounds(tournament)}
-    if settings.BACKUP_DIR:  # venue mode: the director sees that backups are being made
-        context["backup_dir"] = settings.BACKUP_DIR
-        context["last_backup"] = last_automatic_backup(settings.BACKUP_DIR)
     return render(request, "scoring/clerk_overview.html", context)
 
 

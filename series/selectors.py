@@ -277,7 +277,7 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
 
 
 def series_values(standings: SeriesStandings) -> list[list]:
-    """The standings as rows of cells for :mod:`scoring.exports` (a header row first):
+    """The standings as rows of cells for :mod:`archive.exports` (a header row first):
     place, name, club, per evening the value (struck-out evenings in parentheses, as text),
     evenings played, total.  Players without consent: their start numbers instead of a
     name."""

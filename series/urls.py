@@ -1,4 +1,4 @@
-"""URLs of a series: its public standings and files, and the director's set-up pages."""
+"""URLs of a series: its public standings and the director's set-up pages."""
 
 from django.urls import path
 
@@ -10,5 +10,4 @@ urlpatterns = [
     path("serie/neu/", views.series_create, name="create"),
     path("serie/<int:pk>/", views.series_page, name="page"),
     path("serie/<int:pk>/bearbeiten/", views.series_edit, name="edit"),
-    path("serie/<int:pk>/export.<str:fmt>", views.series_export, name="export"),
 ]

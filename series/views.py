@@ -7,19 +7,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from scoring import exports
-from scoring.views import EXPORT_FORMATS
 from tournament.models import Series
 from tournament.views import _apply_errors
 
 from .forms import SeriesForm
-from .selectors import SeriesStandings, series_standings, series_values
+from .selectors import SeriesStandings, series_standings
 from .services import save_series
 
 
@@ -77,24 +75,6 @@ def series_page(request: HttpRequest, pk: int) -> HttpResponse:
         "series/series.html",
         {"series": series, "standings": standings, "rows_html": series_rows_html(standings)},
     )
-
-
-def series_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
-    """The series standings as CSV, CSV for a German Excel (``de.csv``) or XLSX (public:
-    names only with consent; formula-like text written as text, :mod:`scoring.exports`)."""
-    series = get_object_or_404(Series, pk=pk)
-    if fmt not in EXPORT_FORMATS:
-        raise Http404(_("Unbekanntes Format"))
-    values = series_values(series_standings(series, public=True))
-    if fmt == "xlsx":
-        content = exports.to_xlsx(values, title=str(_("Serienwertung")))
-    else:
-        content = exports.to_csv(values, excel_german=fmt == "de.csv")
-    extension, content_type = EXPORT_FORMATS[fmt]
-    excel = "-excel" if fmt == "de.csv" else ""
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="serie-{series.pk}{excel}.{extension}"'
-    return response
 
 
 def _edit(request: HttpRequest, series: Series | None) -> HttpResponse:

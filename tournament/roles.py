@@ -5,7 +5,7 @@
 round totals.  :func:`ensure_groups` keeps the groups in the database in step with this
 after every migrate (connected by the ``scoring`` and ``prizes`` apps, whose permissions it
 grants);
-:mod:`tournament.backup` refuses a backup whose groups grant more than this.
+:mod:`archive.backup` refuses a backup whose groups grant more than this.
 """
 
 from __future__ import annotations

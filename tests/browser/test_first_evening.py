@@ -27,7 +27,7 @@ DIRECTOR = ("leitung", "Binokel-Abend-2026")
 
 @pytest.fixture
 def venue(tmp_path):
-    """``python -m tournament.venue --data <empty dir> --bind 127.0.0.1`` (no --demo) as a
+    """``python -m operations.venue --data <empty dir> --bind 127.0.0.1`` (no --demo) as a
     subprocess, once it answers; stopped after the test."""
     if connection.vendor != "sqlite":
         pytest.skip("venue mode runs on SQLite; checked in the SQLite run")

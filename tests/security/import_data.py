@@ -9,7 +9,8 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from scoring import services, transfer
+from archive import transfer
+from scoring import services
 from scoring.models import Hand
 from tests.conftest import make_tournament
 from tests.web.test_backup import acting_as, hand_entry, play

@@ -50,13 +50,13 @@ def public_texts(client, tournament, registration) -> dict[str, str]:
         "standings": reverse("scoring:standings", args=[pk]),
         "fragment": reverse("scoring:standings_fragment", args=[pk]),
         "projector": reverse("scoring:projector", args=[pk]),
-        "csv": reverse("scoring:export", args=[pk, "csv"]),
+        "csv": reverse("archive:standings", args=[pk, "csv"]),
         "player": reverse("scoring:player", args=[pk, registration.start_number]),
     }.items():
         response = client.get(url)
         assert response.status_code == 200, label
         texts[label] = response.content.decode()
-    response = client.get(reverse("scoring:export", args=[pk, "xlsx"]))
+    response = client.get(reverse("archive:standings", args=[pk, "xlsx"]))
     assert response.status_code == 200
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     texts["xlsx"] = "\n".join(

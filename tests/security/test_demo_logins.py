@@ -11,8 +11,8 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from scoring.demo import DEMO_USERS
-from tournament import venue
+from operations import venue
+from operations.demo import DEMO_USERS
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ def hostile(director) -> Tournament:
 
 
 def download(client, tournament: Tournament, fmt: str):
-    response = client.get(reverse("scoring:export", args=[tournament.pk, fmt]))
+    response = client.get(reverse("archive:standings", args=[tournament.pk, fmt]))
     assert response.status_code == 200, fmt
     return response
 
@@ -110,7 +110,7 @@ def test_german_excel_csv_has_bom_semicolons_and_decimal_commas(client, hostile)
 
 
 def test_german_csv_keeps_the_round_filter(client, hostile):
-    url = reverse("scoring:export", args=[hostile.pk, "de.csv"]) + "?runde=1"
+    url = reverse("archive:standings", args=[hostile.pk, "de.csv"]) + "?runde=1"
     response = client.get(url)
     assert response.status_code == 200
     header = rows_of(response.content.decode("utf-8-sig"), delimiter=";")[0]
@@ -120,7 +120,7 @@ def test_german_csv_keeps_the_round_filter(client, hostile):
 def test_standings_page_links_every_download(client, hostile):
     html = client.get(reverse("scoring:standings", args=[hostile.pk])).content.decode()
     for fmt in ("csv", "de.csv", "xlsx"):
-        assert f'href="{reverse("scoring:export", args=[hostile.pk, fmt])}"' in html
+        assert f'href="{reverse("archive:standings", args=[hostile.pk, fmt])}"' in html
     assert "CSV (Excel, deutsch)" in html
 
 
@@ -133,4 +133,4 @@ def test_xlsx_takes_control_characters_xml_cannot_hold(client, hostile):
 
 def test_unknown_export_formats_are_404(client, hostile):
     for fmt in ("pdf", "json", "de.xlsx", "html"):
-        assert client.get(reverse("scoring:export", args=[hostile.pk, fmt])).status_code == 404
+        assert client.get(reverse("archive:standings", args=[hostile.pk, fmt])).status_code == 404

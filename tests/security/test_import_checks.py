@@ -12,7 +12,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
-from scoring import services, transfer
+from archive import transfer
+from scoring import services
 from scoring.models import Hand, RoundTotal
 from tests.conftest import make_tournament
 from tests.security.import_data import (

@@ -14,13 +14,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from archive import backup
 from tests.web.test_backup import (  # noqa: F401
     file_copy_of_test_database,
     played,
     row_counts,
     small_database,
 )
-from tournament import backup
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "sqlite", reason="restores SQLite files"),

@@ -126,7 +126,7 @@ def test_series_page_names_only_players_who_consented_at_every_evening(client, s
 
 @pytest.mark.parametrize("fmt", ["csv", "de.csv"])
 def test_series_csv_names_only_players_who_consented(client, series, fmt):
-    response = client.get(reverse("series:export", args=[series.pk, fmt]))
+    response = client.get(reverse("archive:series", args=[series.pk, fmt]))
     assert response.status_code == 200
     text = response.content.decode("utf-8-sig")
     assert_private(text, fmt)
@@ -136,7 +136,7 @@ def test_series_csv_names_only_players_who_consented(client, series, fmt):
 
 
 def test_series_xlsx_names_only_players_who_consented(client, series):
-    response = client.get(reverse("series:export", args=[series.pk, "xlsx"]))
+    response = client.get(reverse("archive:series", args=[series.pk, "xlsx"]))
     assert response.status_code == 200
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     rows = [[cell for cell in row] for row in sheet.iter_rows(values_only=True)]

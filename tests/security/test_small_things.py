@@ -39,7 +39,7 @@ def test_odd_round_numbers_are_a_clear_400(client, tournament, value):
         reverse("scoring:standings", args=[pk]),
         reverse("scoring:standings_fragment", args=[pk]),
         reverse("scoring:projector", args=[pk]),
-        reverse("scoring:export", args=[pk, "csv"]),
+        reverse("archive:standings", args=[pk, "csv"]),
         reverse("printing:results", args=[pk]),
     ):
         response = client.get(url, {"runde": value})

@@ -20,10 +20,10 @@ from django.db.migrations.loader import MigrationLoader
 from django.test import RequestFactory
 from simple_history.models import HistoricalRecords
 
-from scoring import selectors, services, transfer
+from archive import backup, transfer
+from scoring import selectors, services
 from scoring.models import Hand, RoundTotal
 from tests.conftest import make_tournament
-from tournament import backup
 from tournament import services as tournament_services
 from tournament.models import Player, Registration, Tournament
 

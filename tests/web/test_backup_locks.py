@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from archive import backup
 from tests.web.test_backup import file_copy_of_test_database, played  # noqa: F401
-from tournament import backup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +39,7 @@ SERVER = textwrap.dedent(
     django.setup()
     from django.db import connection
 
-    from scoring.services import _backup_after_close
+    from archive.signals import backup_after_close
 
     def integrity():
         with connection.cursor() as cursor:
@@ -49,7 +49,7 @@ SERVER = textwrap.dedent(
     with connection.cursor() as cursor:  # the worker has served a page: its connection is open
         cursor.execute("SELECT count(*) FROM tournament_player")
     for number in range(1, int(sys.argv[1]) + 1):
-        _backup_after_close(number)  # what closing round N does in venue mode
+        backup_after_close(None, round_number=number)  # what closing round N does in venue mode
         print("closed", number, flush=True)
         sys.stdin.readline()  # meanwhile another process uses the database and exits
         with connection.cursor() as cursor:  # a clerk saves the next hand

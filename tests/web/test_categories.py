@@ -95,13 +95,15 @@ def test_standings_page_filters_and_links_to_categories(client):
 
 def test_exports_are_filtered_with_own_places(client):
     tournament, _ = with_ladies()
-    csv = client.get(reverse("scoring:export", args=[tournament.pk, "csv"]), {"kategorie": "damen"})
+    csv = client.get(
+        reverse("archive:standings", args=[tournament.pk, "csv"]), {"kategorie": "damen"}
+    )
     assert "damen" in csv["Content-Disposition"]
     lines = csv.content.decode().splitlines()
     assert len(lines) == 5  # header + 4 ladies
     assert [line.split(",")[0] for line in lines[1:]] == ["1", "1", "3", "4"]
     xlsx = client.get(
-        reverse("scoring:export", args=[tournament.pk, "xlsx"]), {"kategorie": "damen"}
+        reverse("archive:standings", args=[tournament.pk, "xlsx"]), {"kategorie": "damen"}
     )
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
     assert sheet.max_row == 5

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from operations import venue
 from scoring import links, selectors, services
 from scoring.models import Hand
 from table_entry import services as table_entry_services
@@ -22,7 +23,6 @@ from tests.conftest import make_tournament
 from tests.web.test_backup import acting_as, hand_entry, play
 from tests.web.test_services import entry, three_table
 from tests.web.test_views import form_data, table_url
-from tournament import venue
 from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
@@ -356,7 +356,7 @@ def test_venue_help_is_german_with_help_for_every_option(capsys):
 
 def test_venue_help_from_the_command_line_and_a_german_error():
     shown = subprocess.run(
-        [sys.executable, "-m", "tournament.venue", "--help"],
+        [sys.executable, "-m", "operations.venue", "--help"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -364,7 +364,7 @@ def test_venue_help_from_the_command_line_and_a_german_error():
     )
     assert shown.returncode == 0 and shown.stdout.startswith("Aufruf: scripts/venue")
     wrong = subprocess.run(
-        [sys.executable, "-m", "tournament.venue", "--port", "acht"],
+        [sys.executable, "-m", "operations.venue", "--port", "acht"],
         cwd=ROOT,
         capture_output=True,
         text=True,

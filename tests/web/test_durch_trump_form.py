@@ -11,8 +11,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from archive import transfer
 from rules import PRESETS
-from scoring import links, services, transfer
+from scoring import links, services
 from scoring.models import Hand
 from tests.web.test_table_entry import three_table
 from tests.web.test_views import form_data, table_url

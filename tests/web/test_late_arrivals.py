@@ -95,14 +95,14 @@ def test_standings_page_shows_dash_and_marking(client):
 
 def test_csv_and_xlsx_exports_show_dash_place_and_marking(client):
     tournament = evening("unplaced")
-    csv = client.get(reverse("scoring:export", args=[tournament.pk, "csv"])).content.decode()
+    csv = client.get(reverse("archive:standings", args=[tournament.pk, "csv"])).content.decode()
     lines = csv.splitlines()
     assert lines[0].endswith(",Hinweis")
     late = next(line for line in lines if "Nach4" in line)
     assert late.startswith("–,4,") and ",—,600,600," in late and late.endswith(",ab Runde 2")
     first = next(line for line in lines if "Nach1" in line)
     assert first.startswith("1,1,") and first.endswith(",")
-    xlsx = client.get(reverse("scoring:export", args=[tournament.pk, "xlsx"])).content
+    xlsx = client.get(reverse("archive:standings", args=[tournament.pk, "xlsx"])).content
     sheet = load_workbook(io.BytesIO(xlsx)).active
     values = [[c.value for c in row] for row in sheet.iter_rows()]
     late_row = next(v for v in values if v[2] and "Nach4" in v[2])
@@ -113,7 +113,7 @@ def test_csv_and_xlsx_exports_show_dash_place_and_marking(client):
 def test_no_marking_column_when_nobody_missed_a_round(client):
     tournament = evening("zero")
     Registration.objects.filter(tournament=tournament, start_number__in=[4, 5]).delete()
-    csv = client.get(reverse("scoring:export", args=[tournament.pk, "csv"])).content.decode()
+    csv = client.get(reverse("archive:standings", args=[tournament.pk, "csv"])).content.decode()
     assert "Hinweis" not in csv
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from django.apps import apps
 
-from scoring import transfer
+from archive import transfer
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 ROOT = Path(__file__).resolve().parents[2]

@@ -304,7 +304,7 @@ def test_pair_standings_rank_pairs_with_shared_places(client, clerk):
     # the public standings page and the CSV list pairs
     page = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert "Paar" in page and rows[0].members[0].name in page
-    csv = client.get(reverse("scoring:export", args=[tournament.pk, "csv"])).content.decode()
+    csv = client.get(reverse("archive:standings", args=[tournament.pk, "csv"])).content.decode()
     header, *lines = csv.strip().splitlines()
     assert header.startswith("Platz,Paar")
     assert len(lines) == 4 and lines[0].startswith("1,")

@@ -479,7 +479,7 @@ def test_clerk_overview_shows_entered_at_table_confirmed_missing_and_silent(
 def test_a_copied_tournament_gets_its_own_links(at_table):
     """Export and import into the same database: the copy's links have new tokens (the
     printed QR codes keep opening the original), the hand keeps its table author."""
-    from scoring import transfer
+    from archive import transfer
 
     table = three_table(at_table)
     link = links.live_link(table)

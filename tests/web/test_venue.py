@@ -1,4 +1,4 @@
-"""Venue mode (issue 12.1): ``python -m tournament.venue`` started as a subprocess on a
+"""Venue mode (issue 12.1): ``python -m operations.venue`` started as a subprocess on a
 loopback address with its own data folder, as a director starts it on the club laptop."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pytest
 from django.db import connection
 
 from bench.load_test import _free_port
+from operations import venue
 from scoring.qr import qr_svg
-from tournament import venue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +48,7 @@ class Venue:
         }
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
-        command = [sys.executable, "-m", "tournament.venue", "--data", str(data)]
+        command = [sys.executable, "-m", "operations.venue", "--data", str(data)]
         command += ["--bind", "127.0.0.1", "--port", str(port), "--workers", "1"]
         command += ["--demo"] if demo else []
         command += ["--backup-minutes", "0.02"]
@@ -182,7 +182,7 @@ def test_closing_a_round_writes_a_backup_and_the_overview_shows_its_time(
 
 @pytest.mark.django_db(transaction=True)
 def test_automatic_backups_keep_the_newest_twenty(tmp_path, settings):
-    from tournament import backup
+    from archive import backup
 
     folder = tmp_path / "sicherungen"
     folder.mkdir()

@@ -144,7 +144,7 @@ def test_public_pages_show_names_only_with_consent(client, tournament, clerk):
         client.get(reverse("scoring:standings", args=[tournament.pk])),
         client.get(reverse("scoring:projector", args=[tournament.pk])),
         client.get(reverse("scoring:standings_fragment", args=[tournament.pk]) + "?runde=1"),
-        client.get(reverse("scoring:export", args=[tournament.pk, "csv"])),
+        client.get(reverse("archive:standings", args=[tournament.pk, "csv"])),
         client.get(reverse("scoring:player", args=[tournament.pk, 1])),
     ]
     for response in pages:
@@ -180,11 +180,11 @@ def test_standings_fragment_supports_conditional_get_and_changes_after_a_save(
 
 
 def test_xlsx_export(client, tournament):
-    response = client.get(reverse("scoring:export", args=[tournament.pk, "xlsx"]))
+    response = client.get(reverse("archive:standings", args=[tournament.pk, "xlsx"]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/vnd.openxmlformats")
     assert response.content[:2] == b"PK"
-    assert client.get(reverse("scoring:export", args=[tournament.pk, "pdf"])).status_code == 404
+    assert client.get(reverse("archive:standings", args=[tournament.pk, "pdf"])).status_code == 404
 
 
 def test_german_first_whatever_the_browser_says_english_by_choice(client, tournament):

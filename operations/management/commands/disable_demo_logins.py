@@ -1,5 +1,5 @@
 """``manage.py disable_demo_logins``: switch off the demo's well-known logins before a real
-evening (:func:`scoring.demo.switch_off_demo_logins`); ``scripts/venue`` runs it on every
+evening (:func:`operations.demo.switch_off_demo_logins`); ``scripts/venue`` runs it on every
 start without ``--demo``."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
-from scoring.demo import switch_off_demo_logins
+from operations.demo import switch_off_demo_logins
 
 
 class Command(BaseCommand):

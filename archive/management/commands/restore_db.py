@@ -1,5 +1,5 @@
 """``manage.py restore_db <path>``: replace the configured SQLite database by a backup
-made with ``backup_db`` (see :func:`tournament.backup.restore_database`).  Asks for
+made with ``backup_db`` (see :func:`archive.backup.restore_database`).  Asks for
 confirmation unless ``--yes`` is given; restart the server afterwards.
 
 A backup is a trust boundary: it is refused when it holds triggers, views or tables this
@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 from django.utils.translation import gettext as _
 
-from tournament import backup
+from archive import backup
 
 
 class Command(BaseCommand):

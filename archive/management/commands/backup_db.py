@@ -1,5 +1,5 @@
 """``manage.py backup_db <path>``: back up the SQLite database while the server runs (see
-:mod:`tournament.backup`).  ``<path>`` is a file, or a directory for a file named by the
+:mod:`archive.backup`).  ``<path>`` is a file, or a directory for a file named by the
 time."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from tournament import backup
+from archive import backup
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""Tournament night on the club laptop: ``./scripts/venue`` (``python -m tournament.venue``).
+"""Tournament night on the club laptop: ``./scripts/venue`` (``python -m operations.venue``).
 
 One command serves the app to the venue's phones over the hall's Wi-Fi (or the laptop's
 own hotspot), with no internet needed:
@@ -13,7 +13,7 @@ own hotspot), with no internet needed:
 - gunicorn bound to ``--bind`` (default ``0.0.0.0``: every address of the laptop) and
   ``--port`` (default 8000), static files by WhiteNoise;
 - automatic backups every ``--backup-minutes`` (default 10) and at every round close
-  (:func:`tournament.backup.automatic_backup`, the newest 20 kept), and one when the command
+  (:func:`archive.backup.automatic_backup`, the newest 20 kept), and one when the command
   is stopped;
 - the addresses for phones, the projector and the join screen are printed at the start.
 
@@ -166,7 +166,7 @@ def _backup(reason: str) -> None:
     """One automatic backup in this process (Django is set up); a failure is printed."""
     from django.conf import settings
 
-    from tournament import backup
+    from archive import backup
 
     try:
         report = backup.automatic_backup(settings.BACKUP_DIR, reason)

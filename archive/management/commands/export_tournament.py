@@ -1,6 +1,6 @@
 """``manage.py export_tournament <id> <file.json>``: write one tournament, complete with
 players, hands, history and everything else that belongs to it, to a JSON file (see
-:mod:`scoring.transfer`)."""
+:mod:`archive.transfer`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from scoring import transfer
+from archive import transfer
 from tournament.models import Tournament
 
 

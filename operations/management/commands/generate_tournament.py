@@ -13,9 +13,9 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
+from operations.demo import DEMO_USERS
 from rules.simulate import simulate_hand
 from scoring import services
-from scoring.demo import DEMO_USERS
 from tournament import services as tournament_services
 from tournament.models import Player, Tournament
 

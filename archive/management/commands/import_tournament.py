@@ -1,6 +1,6 @@
 """``manage.py import_tournament <file.json>``: add a tournament exported with
 ``export_tournament`` to this database under new ids, all or nothing, every hand re-scored
-by the engine (see :func:`scoring.transfer.run_import`).  ``--rescore`` takes the engine's
+by the engine (see :func:`archive.transfer.run_import`).  ``--rescore`` takes the engine's
 points where the file's differ; ``--dry-run`` checks without keeping anything.  Accounts are
 never created or granted: the file's clerks are printed for the director to grant by hand."""
 
@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring import transfer
+from archive import transfer
 
 
 class Command(BaseCommand):

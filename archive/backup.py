@@ -42,6 +42,8 @@ from tournament.roles import CLERK_GROUP, DIRECTOR_GROUP, group_may
 
 #: The apps whose migrations mark a database as this program's.
 PROJECT_APPS = ("tournament", "scoring")
+#: The apps whose tables a backup's summary counts (the prize list moved out of scoring).
+COUNTED_APPS = ("tournament", "scoring", "prizes")
 TIMEOUT = 20  # seconds to wait for a lock, as the server's connections do
 
 
@@ -487,9 +489,9 @@ def _integrity(conn: sqlite3.Connection) -> str:
 
 
 def _project_tables() -> list[tuple[str, str]]:
-    """``(label, table)`` for every model of the project apps (historical ones too)."""
+    """``(label, table)`` for every model of :data:`COUNTED_APPS` (historical ones too)."""
     out = []
-    for app in PROJECT_APPS:
+    for app in COUNTED_APPS:
         for model in apps.get_app_config(app).get_models():
             if model._meta.proxy:
                 continue

@@ -78,12 +78,11 @@ from django.utils.translation import gettext as _
 from simple_history.models import HistoricalChanges
 
 from rules import Ruleset, RulesetError
+from scoring import services
+from scoring.links import new_token
+from scoring.models import Hand, RoundTotal, SeatScore, TableLink
 from tournament.engine_messages import ruleset_message
 from tournament.models import Seat, Table, Tournament
-
-from . import services
-from .links import new_token
-from .models import Hand, RoundTotal, SeatScore, TableLink
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1

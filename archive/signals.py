@@ -1,0 +1,24 @@
+"""Receivers of the archive app: the automatic backup when a round is closed."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+
+from . import backup
+
+logger = logging.getLogger(__name__)
+
+
+def backup_after_close(sender, round_number: int, **kwargs) -> None:
+    """Venue mode (``BINOKEL_BACKUP_DIR`` set): a backup as soon as a round is closed
+    (receiver of :data:`scoring.signals.round_closed`, sent after the close committed).  A
+    failed backup is logged and never undoes or blocks the close (the timer's next backup
+    tries again)."""
+    if not settings.BACKUP_DIR:
+        return
+    try:
+        backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
+    except (backup.BackupError, OSError):
+        logger.exception("automatic backup after closing round %s failed", round_number)

@@ -1,0 +1,12 @@
+"""URLs of the archive: spreadsheet downloads of the standings."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "archive"
+
+urlpatterns = [
+    path("turnier/<int:pk>/export.<str:fmt>", views.standings_export, name="standings"),
+    path("serie/<int:pk>/export.<str:fmt>", views.series_export, name="series"),
+]

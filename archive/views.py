@@ -1,0 +1,67 @@
+"""Downloads of standings as spreadsheets: a tournament's standings (overall, one round,
+one category) and a series' standings, as CSV, CSV for a German Excel (``de.csv``) or XLSX.
+
+Public, like the pages they come from: names only with consent; text that looks like a
+formula is written as text (:mod:`archive.exports`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from scoring.tables import standings_table
+from scoring.views import category_param, round_number_param
+from series.selectors import series_standings, series_values
+from tournament.models import Series, Tournament
+
+from . import exports
+
+#: ``export.<fmt>`` in the address: (file extension, content type)
+FORMATS = {
+    "csv": ("csv", "text/csv; charset=utf-8"),
+    "de.csv": ("csv", "text/csv; charset=utf-8"),
+    "xlsx": ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+}
+
+
+def _spreadsheet(values: Sequence[Sequence], fmt: str, title: str, name: str) -> HttpResponse:
+    """``values`` (rows of cells, a header row first) as a download in ``fmt`` named
+    ``<name>[-excel].<extension>``; ``title`` names the XLSX sheet."""
+    if fmt == "xlsx":
+        content = exports.to_xlsx(values, title=title)
+    else:
+        content = exports.to_csv(values, excel_german=fmt == "de.csv")
+    extension, content_type = FORMATS[fmt]
+    excel = "-excel" if fmt == "de.csv" else ""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}{excel}.{extension}"'
+    return response
+
+
+def standings_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """A tournament's standings (``?runde=``, ``?kategorie=`` as on the page) as a file
+    ``rangliste-<pk>[-runde-<n>][-<category>].<extension>``; 404 for an unknown format."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if fmt not in FORMATS:
+        raise Http404(_("Unbekanntes Format"))
+    round_number = round_number_param(tournament, request)
+    category = category_param(tournament, request)
+    table = standings_table(tournament, round_number, public=True, category=category)
+    suffix = f"-runde-{round_number}" if round_number else ""
+    suffix += f"-{category.slug}" if category else ""
+    return _spreadsheet(
+        list(table.as_values()), fmt, str(_("Rangliste")), f"rangliste-{tournament.pk}{suffix}"
+    )
+
+
+def series_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    """A series' standings as a file ``serie-<pk>.<extension>``; 404 for an unknown
+    format."""
+    series = get_object_or_404(Series, pk=pk)
+    if fmt not in FORMATS:
+        raise Http404(_("Unbekanntes Format"))
+    values = series_values(series_standings(series, public=True))
+    return _spreadsheet(values, fmt, str(_("Serienwertung")), f"serie-{series.pk}")
