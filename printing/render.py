@@ -5,7 +5,7 @@ read from disk.  Nothing is fetched over the network and the app never requests 
 the URL fetcher (:class:`LocalOnlyFetcher`) serves only files inside the project's
 ``static/`` folder and ``data:`` URLs, and the base URL is the static directory.  No text
 a user typed is written into CSS: the running head comes from attributes of the document
-(see ``templates/printing/base.html``).  Fonts come from the system (DejaVu Sans, Debian ``fonts-dejavu-core``) and are
+(see ``printing/templates/printing/base.html``).  Fonts come from the system (DejaVu Sans, Debian ``fonts-dejavu-core``) and are
 embedded (subset) in the PDF by WeasyPrint.
 
 Long documents made of independent pages (a round's score sheets) can be laid out in parts
