@@ -1,7 +1,9 @@
-"""Imports point one way, from the engine up: rules ← tournament ← scoring ← printing, with
-config (settings, root URLs, WSGI, middleware, logging) on top.  import-linter checks the
-contracts in pyproject.toml (``[tool.importlinter]``); this test runs it, so an upward
-import fails the suite with the linter's report naming the import chain."""
+"""Imports point one way, from the engine up: rules ← tournament ← scoring ← (table_entry,
+prizes, series side by side) ← printing ← archive ← operations ← config (README, "How the
+code is laid out").  import-linter checks the contracts in pyproject.toml
+(``[tool.importlinter]``); this test runs it, so an upward import fails the suite with the
+linter's report naming the import chain.  And no app grows back into the one that holds
+everything: none has more than about a third of the product's lines."""
 
 from __future__ import annotations
 
@@ -42,3 +44,24 @@ def test_imports_point_one_way():
     assert result.returncode == 0, report
     contracts = linter_config()["contracts"]
     assert f"Contracts: {len(contracts)} kept, 0 broken." in report, report
+
+
+def product_lines() -> dict[str, int]:
+    """Lines of Python per product package, migrations not counted."""
+    return {
+        path.parent.name: sum(
+            len(f.read_text("utf-8").splitlines())
+            for f in path.parent.rglob("*.py")
+            if "migrations" not in f.parts
+        )
+        for path in ROOT.glob("*/__init__.py")
+        if path.parent.name not in NOT_PRODUCT
+    }
+
+
+def test_no_app_holds_more_than_about_a_third_of_the_product():
+    lines = product_lines()
+    total = sum(lines.values())
+    assert total > 10_000  # the count found the product
+    too_big = {name: n for name, n in lines.items() if n > 0.36 * total}
+    assert not too_big, f"{too_big} of {total} lines"
