@@ -216,31 +216,52 @@ def _penalty(p: Penalty) -> str:
     return base
 
 
-def _bonus(b: Bonus) -> str | None:
+def _others_score(bonus: str | None) -> str:
+    """The other sides' score after a lost game or a misdiscard: "Jede Gegenpartei
+    schreibt Meldung, Stichpunkte und 100 Punkte dazu." (a side of partners scores the
+    bonus once, :func:`rules.score_hand`)."""
+    if bonus:
+        return _("Jede Gegenpartei schreibt Meldung, Stichpunkte und %(b)s dazu.") % {"b": bonus}
+    return _("Jede Gegenpartei schreibt Meldung und Stichpunkte.")
+
+
+def _bonus(b: Bonus, seats: tuple[int, ...] = ()) -> str | None:
+    """What each other side adds, as the object of "schreibt ... dazu": "100 Punkte",
+    "den halben Reizwert ...", or for a bonus per player the amount for each table size
+    in ``seats`` (the players in the hand, as :meth:`rules.ruleset.Bonus.points` counts
+    them: "10 Punkte je Spieler im Spiel, zu dritt 30, zu viert 40"); ``None`` for no
+    bonus."""
     if b.kind == "fixed":
         return _("%(n)s Punkte") % {"n": b.amount}
     if b.kind == "per-player":
-        return _("%(n)s Punkte je Spieler am Tisch") % {"n": b.amount}
+        text = _("%(n)s Punkte je Spieler im Spiel") % {"n": b.amount}
+        sizes = {3: _("zu dritt %(n)s"), 4: _("zu viert %(n)s"), 2: _("zu zweit %(n)s")}
+        values = [sizes[n] % {"n": b.points(0, n)} for n in seats if n in sizes]
+        return f"{text} ({', '.join(values)})" if values else text
     if b.kind == "half-bid":
         return _("den halben Reizwert (auf Zehner aufgerundet)")
     return None
 
 
-def _rundgang(ruleset: Ruleset) -> tuple[int, int] | None:
-    """The engine's value of a Rundgang (K + O in every suit, Kreuz trump) alone, and what
-    it adds beside a trump family; ``None`` if the ruleset has no pairs."""
+def _rundgang(ruleset: Ruleset) -> tuple[int, int | None, int | None] | None:
+    """The engine's value of a Rundgang (King + Ober in every suit, Kreuz trump): alone,
+    what it adds beside the trump family (Kreuz) and beside a plain family (Herz); a
+    family the ruleset does not have gives ``None``.  ``None`` if the ruleset has no
+    pairs.  The Rundgang is no meld of its own (seed 001 "Rundgang"): each value is
+    :func:`rules.best_meld` of the cards minus the family's own points."""
     if not any(m.ranks == "KQ" for m in ruleset.melds):
         return None
     pairs = [r + s for s in SUITS for r in "KQ"]
     alone = best_meld(ruleset, pairs, "C").total
-    family = next(
-        (m for m in ruleset.melds if m.suit == "trump" and m.ranks == "ATKQJ"),
-        None,
-    )
-    if family is None:
-        return alone, alone
-    with_family = best_meld(ruleset, [*pairs, "AC", "TC", "JC"], "C").total
-    return alone, with_family - family.points
+
+    def beside(suit: str, kind: str) -> int | None:
+        family = next((m for m in ruleset.melds if m.suit == kind and m.ranks == "ATKQJ"), None)
+        if family is None:
+            return None
+        cards = [*pairs, "A" + suit, "T" + suit, "J" + suit]
+        return best_meld(ruleset, cards, "C").total - family.points
+
+    return alone, beside("C", "trump"), beside("H", "plain")
 
 
 def _meld_tables(ruleset: Ruleset, w: _Words) -> list[Table]:
@@ -255,8 +276,8 @@ def _meld_tables(ruleset: Ruleset, w: _Words) -> list[Table]:
             kinds.setdefault(spec.ranks[0], {})[len(spec.ranks)] = spec.points
         elif spec.suit == "fixed":
             cards = " + ".join(w.card(c) for c in _distinct(spec.cards))
-            if len(spec.cards) > 2:
-                cards = _("beide %(cards)s") % {"cards": cards}
+            if len(spec.cards) > len(_distinct(spec.cards)):
+                cards = _("%(cards)s, je zweimal") % {"cards": cards}
             rows.append([label, cards, str(spec.points), None])
         else:
             row = suit_rows.get(spec.ranks)
@@ -268,9 +289,12 @@ def _meld_tables(ruleset: Ruleset, w: _Words) -> list[Table]:
             if spec.suit == "any":
                 row[0], row[2], row[3] = label, str(spec.points), None
             elif spec.suit == "plain":
-                row[0], row[2] = label, str(spec.points)
+                row[2] = str(spec.points)
+                row[0] = _join_labels(label, row[0]) if row[3] != "–" else label
             else:
                 row[3] = str(spec.points)
+                if row[2] != "–":
+                    row[0] = _join_labels(row[0], label)
     tables = [Table([_("Meldung"), _("Karten"), _("Farbe"), _("Trumpf")], rows, numeric=2)]
     if kinds:
         ranks = [r for r in "AKQJ" if r in kinds]
@@ -283,6 +307,15 @@ def _meld_tables(ruleset: Ruleset, w: _Words) -> list[Table]:
         ]
         tables.append(Table(head, grid, numeric=len(ranks)))
     return tables
+
+
+def _join_labels(plain: str, trump: str) -> str:
+    """The label of a meld row with a plain and a trump value: the plain meld's name, or
+    both names when the trump meld has one of its own (seed 000: "Einfache Hochzeit" and
+    "Königliche Hochzeit"), not just the plain name with "in Trumpf"/"Trump"."""
+    if plain.lower() in trump.lower():
+        return plain
+    return f"{plain} / {trump}"
 
 
 def _distinct(cards: tuple[str, ...]) -> list[str]:
@@ -311,12 +344,22 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     """
     w = _Words(ruleset, lang)
     sit_out = four_table_mode == "sit-out"
+    # the table sizes of the hands played: a tournament seats three or four (the dealer
+    # of four sitting out plays a hand of three), so "Zu 2" is left off its sheet
+    in_play = tuple(
+        n
+        for n in ruleset.seat_counts
+        if four_table_mode is None or (n == 3 or (n == 4 and not sit_out))
+    )
+    teams = ruleset.partnerships and 4 in in_play
     ranks = deck_ranks(ruleset.deck_size)
     has_dabb = any(d.dabb for d in ruleset.deals)
     low = w.rank("9")
 
-    def st(key: str, text: str, *paths: str) -> Statement:
-        return Statement(key, text, ruleset.is_house_rule(key, *paths))
+    def st(key: str, text: str, *paths: str, house: bool = False) -> Statement:
+        """A statement, marked "Turnierregel" if ``key`` or one of ``paths`` is in the
+        ruleset's ``house_rules``, or if ``house`` (a choice of the tournament itself)."""
+        return Statement(key, text, house or ruleset.is_house_rule(key, *paths))
 
     sections: list[Section] = []
     side = {"left": _("links"), "right": _("rechts")}[ruleset.first_bidder]
@@ -344,7 +387,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     )
     deals = []
     for deal in ruleset.deals:
-        if sit_out and deal.seats == 4:
+        if deal.seats not in in_play:
             continue
         if deal.dabb:
             text = _("Zu %(seats)s: je %(cards)s Karten, %(dabb)s in den %(name)s.") % {
@@ -364,9 +407,17 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         st(
             "direction",
             (
-                _("Gegeben, gereizt und gespielt wird im Uhrzeigersinn (nach links)")
+                (
+                    _("Gegeben, gereizt und gespielt wird im Uhrzeigersinn (nach links)")
+                    if clockwise
+                    else _(
+                        "Gegeben, gereizt und gespielt wird gegen den Uhrzeigersinn (nach rechts)"
+                    )
+                )
+                if has_dabb
+                else _("Gegeben, geboten und gespielt wird im Uhrzeigersinn (nach links)")
                 if clockwise
-                else _("Gegeben, gereizt und gespielt wird gegen den Uhrzeigersinn (nach rechts)")
+                else _("Gegeben, geboten und gespielt wird gegen den Uhrzeigersinn (nach rechts)")
             )
             + _("; in dieser Richtung wechselt auch der Geber."),
         )
@@ -376,6 +427,8 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             st(
                 "four_table_mode",
                 _("Am Vierertisch setzt der Geber aus; die anderen drei spielen wie zu dritt."),
+                # the tournament's choice: the seeds that seat four play in teams
+                house=True,
             )
         )
     elif ruleset.partnerships:
@@ -383,8 +436,8 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             st(
                 "partnerships",
                 _(
-                    "Zu viert spielen die Gegenübersitzenden zusammen; ihre Meldungen und "
-                    "Stichpunkte zählen gemeinsam."
+                    "Zu viert spielen die Gegenübersitzenden als eine Partei zusammen; ihre "
+                    "Meldungen und Stichpunkte zählen gemeinsam."
                 ),
             )
         )
@@ -398,11 +451,20 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     bidding = [
         st(
             "first_bidder",
-            _("Der Spieler %(side)s vom Geber reizt zuerst.") % {"side": side},
+            (
+                _("Der Spieler %(side)s vom Geber reizt zuerst.")
+                if has_dabb
+                else _("Der Spieler %(side)s vom Geber bietet zuerst.")
+            )
+            % {"side": side},
         ),
         st(
             "min_bid",
-            _("Gereizt wird ab %(min)s in Schritten von %(step)s.")
+            (
+                _("Gereizt wird ab %(min)s in Schritten von %(step)s.")
+                if has_dabb
+                else _("Geboten wird ab %(min)s in Schritten von %(step)s.")
+            )
             % {"min": ruleset.min_bid, "step": ruleset.bid_step},
             "bid_step",
         ),
@@ -477,15 +539,27 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     )
     s.paragraphs.append([st("meld_time", when)])
     s.tables = _meld_tables(ruleset, w)
+    family = next((m for m in ruleset.melds if m.ranks == "ATKQJ"), None)
+    pair = next((m for m in ruleset.melds if m.ranks == "KQ" and m.suit != "trump"), None)
     classes = [
         st(
             "meld_classes",
-            _(
-                "Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den "
-                "Gleichen; König und %(ober)s einer Familie sind nicht noch ein Paar."
-            )
-            % {"ober": w.rank("Q")},
+            _("Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den Gleichen."),
         ),
+    ]
+    if family is not None and pair is not None:
+        classes.append(
+            st(
+                "family_pair",
+                _("König und %(ober)s einer %(family)s zählen nicht noch als %(pair)s.")
+                % {
+                    "ober": w.rank("Q"),
+                    "family": family.label_en.lower() if lang == "en" else family.label_de,
+                    "pair": pair.label_en.lower() if lang == "en" else pair.label_de,
+                },
+            )
+        )
+    classes += [
         st(
             "no_tens",
             _("Zehner und %(low)s bilden keine Gleichen.") % {"low": w.lows}
@@ -498,17 +572,24 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     extra = []
     rundgang = _rundgang(ruleset)
     if rundgang is not None and ruleset.wording in ("swabian", "club"):
-        alone, beside = rundgang
+        alone, beside_trump, beside_plain = rundgang
         extra.append(
             st(
                 "rundgang",
-                _(
-                    "Rundgang (ein Paar in jeder Farbe): %(alone)s, neben einer "
-                    "Trumpf-Familie %(beside)s."
-                )
-                % {"alone": alone, "beside": beside},
+                _("Rundgang (ein Paar in jeder Farbe): %(alone)s.") % {"alone": alone},
             )
         )
+        if beside_trump is not None and beside_plain is not None:
+            extra.append(
+                st(
+                    "rundgang_family",
+                    _(
+                        "Neben der Trumpf-Familie zählt er %(trump)s, neben einer anderen "
+                        "Familie %(plain)s."
+                    )
+                    % {"trump": beside_trump, "plain": beside_plain},
+                )
+            )
     if ruleset.meld_requires_trick:
         extra.append(
             st(
@@ -551,7 +632,12 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             "Stichzwang: Wer bedient, muss überbieten, wenn er kann (nicht mehr, wenn schon "
             "getrumpft ist)."
         ),
-        "win": _("Stichzwang: Jeder muss den Stich gewinnen, wenn es die Regeln erlauben."),
+        "win": _("Stichzwang: Jeder muss den Stich gewinnen, wenn es die Regeln erlauben.")
+        + (
+            " " + _("Das gilt auch, wenn der eigene Partner den Stich gerade hält.")
+            if teams
+            else ""
+        ),
     }[play.heading]
     if heading:
         s.notes.append(st("heading", heading))
@@ -644,38 +730,54 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         )
     )
     lost = ruleset.lost
-    text = _("Verloren: Verfehlt er das Gebot, verliert er %(p)s") % {"p": _penalty(lost.declarer)}
+    text = _("Verloren: Verfehlt er das Gebot, verliert seine Partei %(p)s") % {
+        "p": _penalty(lost.declarer)
+    }
     text += (
-        _("; seine Meldung zählt trotzdem.")
+        _("; ihre Meldung zählt trotzdem, ihre Stichpunkte nicht.")
         if lost.declarer_keeps_melds
-        else _("; seine Meldung verfällt.")
+        else _("; ihre Meldung und Stichpunkte zählen nicht.")
     )
-    bonus = _bonus(lost.opponents_bonus)
-    text += " " + (
-        _("Die Gegner schreiben Meldung, Stichpunkte und je %(b)s dazu.") % {"b": bonus}
-        if bonus
-        else _("Die Gegner schreiben Meldung und Stichpunkte.")
-    )
+    text += " " + _others_score(_bonus(lost.opponents_bonus, in_play))
     s.notes.append(st("lost", text, "lost.declarer", "lost.opponents_bonus"))
     if ruleset.abgehen is not None:
         ab = ruleset.abgehen
         text = _("%(word)s: Der Spielführer gibt vor dem ersten Ausspiel auf") % {"word": w.concede}
         text += _(" und nennt die Farbe, in der er abgeht.") if ab.names_trump else "."
-        text += " " + _(
-            "Er verliert %(p)s und schreibt keine Meldung; die Gegner schreiben ihre Meldung"
+        text += " " + (
+            _(
+                "Seine Partei verliert %(p)s und schreibt keine Meldung (zu viert auch sein "
+                "Partner nicht)."
+            )
+            if teams
+            else _("Er verliert %(p)s und schreibt keine Meldung.")
         ) % {"p": _penalty(ab.declarer)}
-        bonus = _bonus(ab.opponents_bonus)
-        text += (_(" und je %(b)s dazu.") % {"b": bonus}) if bonus else "."
+        bonus = _bonus(ab.opponents_bonus, in_play)
+        text += " " + (
+            _("Jede Gegenpartei schreibt ihre Meldung und %(b)s dazu.") % {"b": bonus}
+            if bonus
+            else _("Jede Gegenpartei schreibt ihre Meldung.")
+        )
         if ab.only_when_unreachable:
             text += " " + _(
-                "Erlaubt nur, wenn das Gebot höher ist als die eigene Meldung plus alle "
-                "%(total)s Stichpunkte."
+                "Erlaubt nur, wenn das Gebot höher ist als die Meldung seiner Partei plus "
+                "alle %(total)s Stichpunkte."
             ) % {"total": ruleset.trick_points_total}
         if ab.declarer_when_unreachable is not None:
             text += " " + _(
                 "War das Gebot nicht mehr zu erreichen, verliert er stattdessen %(p)s."
             ) % {"p": _penalty(ab.declarer_when_unreachable)}
         s.notes.append(st("abgehen", text))
+        if sit_out and ab.opponents_bonus.kind == "per-player" and 4 in ruleset.seat_counts:
+            s.notes.append(
+                st(
+                    "abgehen.sitting_out",
+                    _("Der aussetzende Geber zählt dabei nicht mit."),
+                    # the seed counts the players of the hand; whether the dealer who sits
+                    # out is one of them it does not say
+                    house=True,
+                )
+            )
     sections.append(s)
 
     # 7. penalties --------------------------------------------------------------------
@@ -685,35 +787,52 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             st(
                 "revoke",
                 _(
-                    "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Das Spiel endet; die "
-                    "Partei des Schuldigen verliert %(p)s, ihre Meldung verfällt. Die anderen "
-                    "schreiben Meldung und Stichpunkte, die restlichen Stiche gehören ihnen."
+                    "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Die Partei des "
+                    "Schuldigen verliert %(p)s; ihre Meldung und Stichpunkte zählen nicht."
                 )
                 % {"p": _penalty(ruleset.revoke.offender)},
             )
         )
-        bonus = _bonus(lost.opponents_bonus)
+        penalties.append(
+            st(
+                "revoke_rest",
+                _(
+                    "Die übrigen Karten werden offen zu Ende gespielt; die anderen schreiben "
+                    "Meldung und Stichpunkte."
+                ),
+                # the seeds say only what the offender loses; a table of three needs a
+                # ruling on the others' tricks, as two of them score apart
+                house=True,
+            )
+        )
+        bonus = _bonus(lost.opponents_bonus, in_play)
         if bonus:
             penalties.append(
                 st(
                     "revoke.declarer_bonus",
-                    _("Verwirft der Spielführer, bekommen die Gegner je %(b)s dazu.")
+                    _("Verwirft der Spielführer, bekommt jede Gegenpartei %(b)s dazu.")
                     % {"b": bonus},
                 )
             )
     if ruleset.misdiscard is not None and has_dabb:
         md = ruleset.misdiscard
-        text = _(
-            "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Der Spielführer verliert "
-            "%(p)s"
-        ) % {"p": _penalty(md.declarer)}
-        text += _(", seine Meldung verfällt.") if not md.declarer_keeps_melds else "."
-        bonus = _bonus(md.opponents_bonus)
-        text += " " + (
-            _("Die Gegner schreiben Meldung, Stichpunkte und je %(b)s dazu.") % {"b": bonus}
-            if bonus
-            else _("Die Gegner schreiben Meldung und Stichpunkte.")
-        )
+        if md == ruleset.lost:
+            # seeds 001 "Drücken" and 002 "Falsches Drücken": the game counts as lost
+            text = _(
+                "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Das Spiel zählt als "
+                "verloren."
+            )
+        else:
+            text = _(
+                "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Der Spielführer "
+                "verliert %(p)s"
+            ) % {"p": _penalty(md.declarer)}
+            text += (
+                _("; seine Meldung und Stichpunkte zählen nicht.")
+                if not md.declarer_keeps_melds
+                else _("; seine Stichpunkte zählen nicht.")
+            )
+            text += " " + _others_score(_bonus(md.opponents_bonus, in_play))
         if ruleset.discard_melds == "misdiscard":
             text += " " + _("Das gilt auch, wenn er eine gemeldete Karte drückt.")
         penalties.append(st("misdiscard", text))
@@ -741,16 +860,14 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 losses.add(game.lost)
         s.paragraphs.append(
             [
+                st("durch", _("Durch: Der Spielführer macht alle Stiche, ohne Meldung.")),
                 st(
-                    "durch",
-                    # durch_trump: "none" = no trump (seed 002 "Der Durch")
-                    _("Durch: Der Spielführer macht alle Stiche, ohne Trumpf und Meldung.")
-                    if ruleset.durch_trump == "none"
-                    else _(
-                        "Durch: Der Spielführer macht alle Stiche, ohne Meldung; Trumpf ist "
-                        "die Farbe der ersten ausgespielten Karte."
-                    ),
                     "durch_trump",
+                    # "none": no trump (seed 002 "Der Durch"; seed 001 also names the
+                    # first card's suit as a regional custom)
+                    _("Trumpf gibt es keinen.")
+                    if ruleset.durch_trump == "none"
+                    else _("Trumpf ist die Farbe der ersten ausgespielten Karte."),
                 ),
                 st("special_lead", lead_text),
                 st(
@@ -785,20 +902,16 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         )
         s.paragraphs.append(bettel)
     if ruleset.durch is not None or ruleset.bettel is not None:
-        after = [
-            st(
-                "specials_announced",
-                _("Angesagt wird vor dem ersten Ausspiel; die Gegner schreiben nichts."),
-            )
-        ]
-        if ruleset.specials_kept_apart:
-            after.append(
+        # specials_kept_apart (seed 001) is not printed: no score sheet or standings has a
+        # column of its own for special games, so the sheet must not promise one
+        s.paragraphs.append(
+            [
                 st(
-                    "specials_kept_apart",
-                    _("Sonderspiele stehen in einer eigenen Spalte der Spielliste."),
+                    "specials_announced",
+                    _("Angesagt wird vor dem ersten Ausspiel; die Gegner schreiben nichts."),
                 )
-            )
-        s.paragraphs.append(after)
+            ]
+        )
     else:
         s.paragraphs.append([st("no_specials", _("Durch und Bettel gibt es nicht."))])
     sections.append(s)

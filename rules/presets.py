@@ -158,6 +158,8 @@ CLUB_TOURNAMENT = Ruleset(
         "discards_count",
         "specials_announced",
         "revoke.declarer_bonus",
+        "family_pair",
+        "rundgang_family",
     ),
 )
 """``club-tournament`` — seed 002, the default for tournaments.
@@ -183,7 +185,9 @@ the Siebener/Diß the seed mentions does not occur, because 3×12 + 4 uses the 4
 no Bettel; the first bidder must open with at least 150; heading the trick applies while the
 trick has not been trumped; when the declarer revokes the others also get the +100; deal
 and play go counter-clockwise (the seed's first bidder sits right of the dealer, and the
-player on his left cuts); 9 cards each at a table of four.  These are listed in
+player on his left cuts); 9 cards each at a table of four; King and Dame of a family are
+not also a pair, and beside a family the Rundgang is worth what the meld table gives
+(200 beside the trump family, 220 beside another; the seed gives only the 240).  These are listed in
 ``house_rules`` and marked "Turnierregel" on the handout.
 """
 
@@ -234,6 +238,11 @@ SWABIAN_TRADITIONAL = Ruleset(
     durch_trump="none",
     wording="swabian",
     house_rules=(
+        "deck_size",
+        "deals.3",
+        "card_points",
+        "durch_trump",
+        "rundgang_family",
         "min_bid",
         "all_pass",
         "rounding",
@@ -276,7 +285,13 @@ Where the seed is silent (FIELD-NOTES practice): minimum bid 150 in steps of 10;
 −2000; a lost Bettel −1000 (its own value); Verwerfen −2×bid with melds struck; eight tens or
 Siebener are no meld; the other side gets no bonus on a lost game (the seed names none);
 trick points rounded to tens (the seed allows either); the declarer leads in a Bettel (the
-seed names two regional customs).  Listed in ``house_rules`` ("Turnierregel").
+seed names two regional customs).  Where the seed offers several values the first is taken:
+48 cards (40 or 48), 14 cards + Dabb 6 at three (14/6, 15/3, 16/0), card points
+11/10/4/3/2/0 (four schemes), no trump in a Durch (the first card's suit is a regional
+custom).  Beside a family the Rundgang counts 200 (trump family, as the seed reckons it)
+and 220 beside a plain one, whose pair is worth 20, not 40; ``specials_kept_apart`` is kept
+in the data but not printed, as no sheet has a column for special games.  Listed in
+``house_rules`` ("Turnierregel").
 """
 
 DABB_APP = Ruleset(
@@ -321,6 +336,8 @@ DABB_APP = Ruleset(
     first_bidder="left",
     wording="app",
     house_rules=(
+        "direction",
+        "meld_classes",
         "last_trick_bonus",
         "meld_requires_trick",
         "revoke",
@@ -342,7 +359,9 @@ declarer who misses the bid loses the bid ("Wertung"); game to 1000 ("Spielende"
 passes clockwise and the player after (left of) the dealer bids first and leads the first
 trick ("Geben", "Reizen", "Stiche"); the declarer names a trump when he concedes ("Abgehen").
 
-Where the seed is silent (FIELD-NOTES practice): 10 for the last trick (so 250 in all); melds
+Where the seed is silent (FIELD-NOTES practice): the direction of bidding and play (the seed
+says only that the deal passes clockwise); a card counts once per meld class (the seed says
+only that a family's cards are not also a pair); 10 for the last trick (so 250 in all); melds
 count only with a trick; no rounding (the app counts exact points); Verwerfen −2×bid with melds
 struck, and a misdiscard loses the game at double the bid (the app itself prevents both, but a
 table playing its rules needs a ruling); no Durch or Bettel, and should a tournament add a

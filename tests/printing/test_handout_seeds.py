@@ -63,7 +63,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("deals.3", "Zu 3: je 12 Karten, 4 in den Tapp.", 77, "Jeder Spieler hat jetzt 12 Karten"),
         ("deals.4", "Zu 4: je 9 Karten, 4 in den Tapp.", HOUSE, ""),
         ("direction", "gegen den Uhrzeigersinn (nach rechts)", HOUSE, ""),
-        ("partnerships", "Gegenübersitzenden zusammen", 73, "diagonal am Tisch"),
+        ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 73, "diagonal am Tisch"),
         ("first_bidder", "Der Spieler rechts vom Geber reizt zuerst.", 81, "rechte Spieler vom Kartengeber"),
         ("min_bid", "ab 150 in Schritten von 10", 81, "mindestens bei 150"),
         ("all_pass", "Der erste Bieter muss mindestens", HOUSE, ""),
@@ -71,8 +71,10 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("discard_melds", "Er darf keine Karte drücken, die er meldet.", 81, "Er darf keine Meldekarten drücken"),
         ("meld_time", "nach dem Drücken, vor dem ersten Stich", 81, "Erst wenn der Spielführer gemeldet"),
         ("meld_classes", "Eine Karte zählt je einmal", HOUSE, ""),
+        ("family_pair", "König und Dame einer Familie zählen nicht noch als Paar.", HOUSE, ""),
         ("no_tens", "Zehner bilden keine Gleichen.", 66, "alle Damen oder alle Buben"),
-        ("rundgang", "Rundgang (ein Paar in jeder Farbe): 240", 63, "240 Punkte"),
+        ("rundgang", "Rundgang (ein Paar in jeder Farbe): 240.", 63, "240 Punkte"),
+        ("rundgang_family", "Neben der Trumpf-Familie zählt er 200, neben einer anderen Familie 220.", HOUSE, ""),
         ("meld_requires_trick", "Meldungen zählen nur, wenn", HOUSE, ""),
         ("first_lead", "Den ersten Stich spielt der Spieler rechts vom Geber aus.", 94, "spielt der Spieler rechts vom Kartengeber"),
         ("must_follow_suit", "Farbzwang", 94, "angespielte Farbe bedient"),
@@ -87,23 +89,25 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("rounding_fives", "Eine 5 wird aufgerundet.", HOUSE, ""),
         ("bid_checked_exact", "ungerundeten Punkte", HOUSE, ""),
         ("won", "Gewonnen:", 29, "Nur dann gilt das Spiel als gewonnen"),
-        ("lost", "verliert er das Doppelte des Reizwerts", 99, "doppelte Reizwert belastet"),
+        ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", 99, "doppelte Reizwert belastet"),
         ("abgehen", "Abschreiben: Der Spielführer gibt", 90, "mit dem Reizwert belastet"),
         ("revoke", "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt)", 103, "Verwirft sich ein Spieler"),
+        ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("revoke.declarer_bonus", "Verwirft der Spielführer", HOUSE, ""),
-        ("misdiscard", "Falsch gedrückt", 107, "nicht genau vier Karten"),
+        ("misdiscard", "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Das Spiel zählt als verloren.", 107, "gilt das Speil ebenfalls als verloren"),
         ("durch", "Durch: Der Spielführer macht alle Stiche", 85, "dass er alle Stiche macht"),
+        ("durch_trump", "Trumpf gibt es keinen.", 85, "beim Durch keinen Trumpf"),
         ("special_lead", "Er spielt aus.", 85, "legt die erste Karte aus"),
         ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, ohne Tapp", 85, "2000 Punkte auf sein Punktekonto"),
         ("durch.lost", "Verloren −2000.", 86, "2000 Punkte auf seinem Punktekonto gestrichen"),
         ("specials_announced", "Angesagt wird vor dem ersten Ausspiel", HOUSE, ""),
     ],
     "swabian-traditional": [
-        ("deck_size", "48 Karten (mit Siebenern)", 47, "48 bzw. 40 Karten"),
-        ("deals.3", "Zu 3: je 14 Karten, 6 in den Dabb.", 51, "14 / 6"),
+        ("deck_size", "48 Karten (mit Siebenern)", HOUSE, ""),
+        ("deals.3", "Zu 3: je 14 Karten, 6 in den Dabb.", HOUSE, ""),
         ("deals.4", "Zu 4: je 11 Karten, 4 in den Dabb.", 51, "11 / 4"),
         ("direction", "gegen den Uhrzeigersinn (nach rechts)", 55, "Gegeben wird im Gegenuhrzeigersinn"),
-        ("partnerships", "Gegenübersitzenden zusammen", 6, "gegenübersitzenden Spieler zusammenspielen"),
+        ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 6, "gegenübersitzenden Spieler zusammenspielen"),
         ("first_bidder", "Der Spieler rechts vom Geber reizt zuerst.", 63, "Der Spieler rechts vom Geber beginnt"),
         ("min_bid", "ab 150 in Schritten von 10", HOUSE, ""),
         ("all_pass", "Der erste Bieter muss mindestens", HOUSE, ""),
@@ -111,8 +115,10 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("discard_melds", "Ausgenommen ist der Trumpf-Siebener", 86, "Trumpf-Siebener) dürfen gemeldet und gedrückt"),
         ("meld_time", "nach dem Drücken, vor dem ersten Stich", 84, "bevor er meldet"),
         ("meld_classes", "Eine Karte zählt je einmal", 108, "mehrfach für Meldungen verwendet"),
+        ("family_pair", "König und Ober einer Familie zählen nicht noch als Paar.", 103, "kann nicht zusätzlich gemeldet werden"),
         ("no_tens", "Zehner und Siebener bilden keine Gleichen.", HOUSE, ""),
-        ("rundgang", "240, neben einer Trumpf-Familie 200", 114, "nur noch 200 Punkte"),
+        ("rundgang", "Rundgang (ein Paar in jeder Farbe): 240.", 114, "es für den Rundgang 240 Punkte gibt"),
+        ("rundgang_family", "Neben der Trumpf-Familie zählt er 200, neben einer anderen Familie 220.", HOUSE, ""),
         ("meld_requires_trick", "Meldungen zählen nur, wenn", 110, "mindestens ein Stich gemacht"),
         ("first_lead", "Den ersten Stich spielt der Spieler rechts vom Geber aus.", 118, "der auch mit dem Reizen begonnen hat"),
         ("must_follow_suit", "Farbzwang", 122, "Farbzwang"),
@@ -120,18 +126,20 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("must_trump", "Trumpfzwang", 124, "Trumpfzwang"),
         ("must_overtrump", "liegenden Trumpf überbieten", HOUSE, ""),
         ("first_played_wins", "die zuerst gespielte", 125, "Zuerst gespielt, zuerst gestochen"),
-        ("card_points", "Augen: Ass 11, Zehn 10, König 4, Ober 3, Unter 2, Siebener 0.", 150, "11 10 4 3 2 0"),
+        ("card_points", "Augen: Ass 11, Zehn 10, König 4, Ober 3, Unter 2, Siebener 0.", HOUSE, ""),
         ("last_trick_bonus", "Der letzte Stich zählt 10 extra; zusammen 250", 137, "10 Punkte extra"),
         ("discards_count", "gedrückten Karten zählen für den Spielführer", HOUSE, ""),
         ("rounding", "auf Zehner gerundet", HOUSE, ""),
         ("rounding_fives", "Eine 5 wird aufgerundet.", 137, "ab 5 Augen auf die nächste"),
         ("bid_checked_exact", "ungerundeten Punkte", 139, "jedes Auge zählt"),
         ("won", "Gewonnen:", 139, "den Reizwert erreicht hat"),
-        ("lost", "verliert er das Doppelte des Reizwerts", HOUSE, ""),
+        ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", HOUSE, ""),
         ("abgehen", "Abgehen: Der Spielführer gibt vor dem ersten Ausspiel auf und nennt die Farbe", 71, "wählt die Trumpffarbe, in die er abgehen will"),
         ("revoke", "Verwerfen", HOUSE, ""),
+        ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Das gilt auch, wenn er eine gemeldete Karte drückt.", 84, "eine gemeldete Karte versehentlich gedrückt"),
         ("durch", "Durch: Der Spielführer macht alle Stiche", 163, "alle Stiche zu machen"),
+        ("durch_trump", "Trumpf gibt es keinen.", HOUSE, ""),
         ("special_lead", "Er spielt aus.", 163, "beginnt (kommt raus)"),
         ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, ohne Dabb", 165, "1.500 Punkte"),
         ("durch.lost", "Verloren −2000.", HOUSE, ""),
@@ -140,21 +148,20 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("bettel.obligations", "Farb- und Stichzwang gelten auch hier.", 171, "gilt nach wie vor Stichzwang"),
         ("bettel.won", "Wert +1000, verloren −1000.", HOUSE, ""),
         ("specials_announced", "Angesagt wird vor dem ersten Ausspiel", HOUSE, ""),
-        ("specials_kept_apart", "eigenen Spalte der Spielliste", 159, "werden separat aufgeschrieben"),
     ],
     "dabb-app": [
         ("deck_size", "40 Karten (ohne Siebener)", 11, "40-Karten-Blatt"),
-        ("deals.2", "Zu 2: je 18 Karten, 4 in den Dabb.", 33, "| 2       | 18     | 4    |"),
         ("deals.3", "Zu 3: je 12 Karten, 4 in den Dabb.", 34, "| 3       | 12     | 4    |"),
         ("deals.4", "Zu 4: je 9 Karten, 4 in den Dabb.", 35, "| 4       | 9      | 4    |"),
-        ("direction", "im Uhrzeigersinn (nach links)", 37, "im Uhrzeigersinn"),
-        ("partnerships", "Gegenübersitzenden zusammen", 7, "gegenübersitzenden Spieler ein Team"),
+        ("direction", "im Uhrzeigersinn (nach links)", HOUSE, ""),
+        ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 7, "gegenübersitzenden Spieler ein Team"),
         ("first_bidder", "Der Spieler links vom Geber reizt zuerst.", 41, "Der Spieler nach dem Geber beginnt"),
         ("min_bid", "ab 150 in Schritten von 10", 41, "ab mindestens **150**"),
         ("all_pass", "Der erste Bieter muss mindestens", 41, "Der erste Bieter **muss** bieten"),
         ("dabb", "er nimmt den Dabb auf", 48, "drückt anschließend genau 4 Karten"),
         ("meld_time", "nach dem Drücken, vor dem ersten Stich", 65, "Alle Spieler melden nun"),
-        ("meld_classes", "König und Ober einer Familie sind nicht noch ein Paar", 80, "nicht gleichzeitig als Paar"),
+        ("meld_classes", "Eine Karte zählt je einmal", HOUSE, ""),
+        ("family_pair", "König und Ober einer Familie zählen nicht noch als Paar.", 80, "nicht gleichzeitig als Paar"),
         ("no_tens", "Zehner bilden keine Gleichen.", 78, "Acht Buaben (200)"),
         ("meld_requires_trick", "Meldungen zählen nur, wenn", HOUSE, ""),
         ("first_lead", "Den ersten Stich spielt der Spieler links vom Geber aus.", 84, "spielt die erste Karte aus"),
@@ -168,9 +175,10 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("discards_count", "gedrückten Karten zählen für den Spielführer", 48, "zählen am Ende der Runde zu den Stichpunkten"),
         ("rounding", "genau geschrieben, ohne Rundung", 96, "Meldpunkte + Stichpunkte"),
         ("won", "Gewonnen:", 98, "mindestens sein Gebot erreichen"),
-        ("lost", "verliert er den Reizwert", 98, "Punkte in Höhe seines Gebots abgezogen"),
+        ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 98, "Punkte in Höhe seines Gebots abgezogen"),
         ("abgehen", "Abgehen: Der Spielführer gibt vor dem ersten Ausspiel auf und nennt die Farbe", 54, "Er wählt eine Trumpffarbe zum Abgehen"),
         ("revoke", "Verwerfen", HOUSE, ""),
+        ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Falsch gedrückt", HOUSE, ""),
         ("no_specials", "Durch und Bettel gibt es nicht.", HOUSE, ""),
     ],
@@ -178,20 +186,21 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("deck_size", "48 Karten (mit Neunen)", 4, "Deck von 48 Karten"),
         ("deals.4", "Zu 4: je 12 Karten.", 14, "erhält jeder Spieler zwölf Karten"),
         ("direction", "im Uhrzeigersinn (nach links)", 14, "geht das Geben im Uhrzeigersinn"),
-        ("partnerships", "Gegenübersitzenden zusammen", 14, "Partner sich gegenüber am Tisch"),
-        ("first_bidder", "Der Spieler links vom Geber reizt zuerst.", 14, "Der Spieler links vom Geber macht das erste Gebot"),
-        ("min_bid", "ab 250 in Schritten von 10", 16, "Das Mindestgebot beträgt 250"),
+        ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 14, "Partner sich gegenüber am Tisch"),
+        ("first_bidder", "Der Spieler links vom Geber bietet zuerst.", 14, "Der Spieler links vom Geber macht das erste Gebot"),
+        ("min_bid", "Geboten wird ab 250 in Schritten von 10", 16, "Das Mindestgebot beträgt 250"),
         ("max_raise", "Ein Gebot erhöht um höchstens 20.", 16, "entweder 10 oder 20 Punkte"),
         ("all_pass", "Passen alle, spielt der Geber zum Mindestgebot.", 16, "erhält der Geber das Standardgebot"),
         ("declarer", "Wer am höchsten bietet, ist Spielführer und bestimmt Trumpf.", 22, "muss den Trumpf für diese Runde bestimmen"),
         ("partner_exchange", "gibt ihm sein Partner genau 4 Karten und bekommt 4 zurück", 23, "genau vier Karten"),
         ("meld_time", "nach dem Kartentausch, vor dem ersten Stich", 9, "- Austauschen"),
         ("meld_classes", "Eine Karte zählt je einmal", 25, "nur Teil einer einzigen Meldung"),
+        ("family_pair", "König und Dame einer Sequenz zählen nicht noch als Einfache Hochzeit.", 25, "nicht auch Teil einer \"Sequenz\""),
         ("no_tens", "Zehner und Neunen bilden keine Gleichen.", 47, "Buben-Runde"),
         ("scoreless_without_trick_points", "Eine Partei ohne Stichpunkte schreibt gar nichts", 65, "keine Punkte erzielen kann"),
         ("first_lead", "Den ersten Stich spielt der Spielführer aus.", 50, "führt den ersten Stich"),
         ("must_follow_suit", "Farbzwang", 51, "muss bedient werden"),
-        ("heading", "Jeder muss den Stich gewinnen", 54, "Du musst den Stich gewinnen"),
+        ("heading", "Das gilt auch, wenn der eigene Partner den Stich gerade hält", 59, "auch wenn dein Partner derzeit den Stich gewinnt"),
         ("must_trump", "Trumpfzwang", 52, "muss Trumpf gespielt werden"),
         ("must_overtrump", "liegenden Trumpf überbieten", 54, "Du musst den Stich gewinnen"),
         ("first_played_wins", "die zuerst gespielte", HOUSE, ""),
@@ -199,9 +208,10 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("last_trick_bonus", "Der letzte Stich zählt 10 extra; zusammen 250", 64, "ebenso wie der letzte Stich"),
         ("rounding", "genau geschrieben, ohne Rundung", 64, "zehn Punkte wert"),
         ("won", "Gewonnen:", 66, "zu erfüllen oder zu übertreffen"),
-        ("lost", "verliert er den Reizwert", 66, "ihr Gebot von ihrem Gesamtergebnis abgezogen"),
+        ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 66, "ihr Gebot von ihrem Gesamtergebnis abgezogen"),
         ("abgehen", "Aufgeben: Der Spielführer gibt vor dem ersten Ausspiel auf", 68, "kann in diesem Moment die Hand aufgeben"),
         ("revoke", "Verwerfen", HOUSE, ""),
+        ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("no_specials", "Durch und Bettel gibt es nicht.", HOUSE, ""),
     ],
 }  # fmt: skip
@@ -299,7 +309,6 @@ SWITCHED = [
     ("club-tournament", {"durch": None}, "Durch: Der Spielführer"),
     ("club-tournament", {"last_trick_bonus": 0}, "Der letzte Stich zählt"),
     ("swabian-traditional", {"bettel": None}, "Bettel:"),
-    ("swabian-traditional", {"specials_kept_apart": False}, "eigenen Spalte"),
     ("swabian-traditional", {"abgehen": {"names_trump": False}}, "nennt die Farbe"),
     ("swabian-traditional", {"discard_melds": "forbidden"}, "gemeldete Karte drückt"),
     ("swabian-traditional", {"play": {"heading": "none"}}, "Farb- und Stichzwang gelten auch hier"),
@@ -326,7 +335,9 @@ def test_a_tournament_choice_loses_its_mark_when_the_seed_backs_it():
     plain = ruleset.with_overrides({"house_rules": []})
     marked = {s.key for s in statements(ruleset) if s.house_rule}
     assert "direction" in marked and "meld_requires_trick" in marked
-    assert not any(s.house_rule for s in statements(plain))
+    # what no seed can back stays marked: how the others' tricks are settled after a
+    # revoke at a table of three
+    assert {s.key for s in statements(plain) if s.house_rule} == {"revoke_rest"}
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -355,7 +366,7 @@ def test_english_gives_the_german_name_of_special_games_and_one_minus_sign():
 def test_german_grammar_of_losses():
     text = text_of(handout_pdf("club-tournament"))
     assert "Ihm werden" not in text and "werden ihm" not in text
-    assert "Er verliert den Reizwert und schreibt keine Meldung" in text
+    assert "Seine Partei verliert den Reizwert und schreibt keine Meldung" in text
 
 
 # --------------------------------------------------------------------------- one page
@@ -405,3 +416,104 @@ def test_one_page_also_when_the_dealer_sits_out_at_four(preset, lang):
     pdf = pdfs.rules_pdf(tournament, lang)
     assert len(PdfReader(BytesIO(pdf)).pages) == 1
     assert "Geber aus" in text_of(pdf) or "dealer sits out" in text_of(pdf)
+
+
+# ------------------------------------------------------------ sheet and engine agree
+
+
+def _text(preset: str, mode: str = "kreuz", lang: str = "de") -> str:
+    with translation.override(lang):
+        return " ".join(s.text for s in handout.build(PRESETS[preset], lang, mode).statements())
+
+
+@pytest.mark.parametrize(
+    ("preset", "mode", "printed"),
+    [
+        # seed 001 "Abgehen": 10 per player, 30 at three, 40 at four
+        ("swabian-traditional", "kreuz", {3: 30, 4: 40}),
+        # the dealer who sits out plays no hand: the engine scores a hand of three
+        ("swabian-traditional", "sit-out", {3: 30}),
+        # seed 003 "Abgehen": the opponents get their melds + 40 (a team once)
+        ("dabb-app", "kreuz", {3: 40, 4: 40}),
+    ],
+)
+def test_the_conceding_bonus_printed_is_what_the_engine_scores(preset, mode, printed):
+    from rules import score_request
+
+    ruleset = PRESETS[preset]
+    text = _text(preset, mode)
+    for seats, bonus in printed.items():
+        record = {
+            "seats": seats, "declarer": 0, "bid": 200, "outcome": "abgehen",
+            "melds": [0, 20] + [0] * (seats - 2),
+        }  # fmt: skip
+        scores = score_request(ruleset, record).scores
+        assert scores[1] == 20 + bonus  # melds + the bonus, per opposing side
+        if len(printed) > 1 and ruleset.abgehen.opponents_bonus.kind == "per-player":
+            word = {3: "zu dritt", 4: "zu viert"}[seats]
+            assert f"{word} {bonus}" in text
+    assert "Spieler am Tisch" not in text and "je 40 Punkte" not in text
+    if mode == "sit-out" and preset == "swabian-traditional":
+        assert "zu dritt 30)" in text and "zu viert" not in text
+        assert handout.build(ruleset, "de", mode).statement("abgehen.sitting_out").house_rule
+
+
+@pytest.mark.parametrize("preset", ["club-tournament", "swabian-traditional"])
+def test_the_rundgang_beside_a_family_is_what_the_engine_scores(preset):
+    """Seed 001 "Rundgang": 240 alone, 200 beside the (trump) family, whose pair is
+    already in it; beside a plain family only a 20 pair is missing, so 220."""
+    from rules import best_meld
+
+    ruleset = PRESETS[preset]
+    pairs = [r + s for s in "CSHD" for r in "KQ"]
+    assert best_meld(ruleset, pairs, "C").total == 240
+    assert best_meld(ruleset, [*pairs, "AC", "TC", "JC"], "C").total == 200 + 150
+    assert best_meld(ruleset, [*pairs, "AH", "TH", "JH"], "C").total == 220 + 100
+    statement = handout.build(ruleset, "de", "kreuz").statement("rundgang_family")
+    assert "Trumpf-Familie zählt er 200, neben einer anderen Familie 220" in statement.text
+    assert statement.house_rule
+
+
+def test_a_lost_game_says_the_trick_points_do_not_count_either():
+    for preset in PRESETS:
+        assert "ihre Meldung und Stichpunkte zählen nicht" in _text(preset)
+        assert "its melds and trick points do not count" in _text(preset, lang="en")
+    assert "their melds are struck" not in _text("club-tournament", lang="en")
+
+
+def test_conceding_in_teams_strikes_the_partners_melds_too():
+    """Seed 001 "Abgehen": at Kreuzbinokel the partner may not meld either."""
+    assert "zu viert auch sein Partner nicht" in _text("swabian-traditional")
+    assert (
+        "Partner"
+        not in handout.build(PRESETS["swabian-traditional"], "de", "sit-out")
+        .statement("abgehen")
+        .text
+    )
+
+
+def test_partnership_words_follow_seed_000():
+    text = _text("partnership-250")
+    assert "Sequenz zählen nicht noch als Einfache Hochzeit" in text
+    assert "Familie" not in text
+    assert "die Meldung seiner Partei plus alle 250" in text
+    assert "reizt" not in text and "Gereizt" not in text and "gereizt" not in text
+    assert "Das gilt auch, wenn der eigene Partner den Stich gerade hält." in text
+    with translation.override("de"):
+        tables = handout.build(PRESETS["partnership-250"], "de", "kreuz").sections[2].tables
+    rows = [row[0] for row in tables[0].rows]
+    assert "Einfache Hochzeit / Königliche Hochzeit" in rows
+    binokel = next(row for row in tables[0].rows if row[0] == "Doppelter Binokel")
+    assert binokel[1] == "Pik-Dame + Karo-Bube, je zweimal"
+
+
+def test_a_tournament_sheet_has_no_table_of_two():
+    assert "Zu 2" not in _text("dabb-app")
+    with translation.override("de"):
+        alone = handout.build(PRESETS["dabb-app"], "de")
+    assert alone.statement("deals.2") is not None
+
+
+def test_no_sheet_promises_a_column_for_special_games():
+    for mode in ("kreuz", "sit-out"):
+        assert "Spalte" not in _text("swabian-traditional", mode)

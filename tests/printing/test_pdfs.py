@@ -198,7 +198,7 @@ def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
                 "Doppelte",
                 "1500",
                 "Wert +1000, verloren −1000.",
-                "10 Punkte je Spieler am Tisch",
+                "10 Punkte je Spieler im Spiel (zu dritt 30, zu viert 40)",
             ],
             ["ohne Rundung", "Abschreiben"],
         ),
@@ -209,7 +209,7 @@ def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
                 "acht (alle) 1000 600 400 200",
                 "ohne Rundung",
                 "auch wenn schon getrumpft ist",
-                "und je 40 Punkte dazu",
+                "Jede Gegenpartei schreibt ihre Meldung und 40 Punkte dazu.",
             ],
             ["Angesagt wird vor dem ersten Ausspiel", "Rundgang"],
         ),
@@ -255,8 +255,8 @@ def test_a_parameter_change_shows_up_in_the_handout(db):
     before = squash(text_of(pdfs.rules_pdf(plain), layout=False))
     after = squash(text_of(pdfs.rules_pdf(changed), layout=False))
     assert "ab 150 in Schritten" in before and "ab 200 in Schritten" in after
-    assert "verliert er das Doppelte des Reizwerts; seine Meldung" in before
-    assert "verliert er das 3fache des Reizwerts; seine Meldung" in after
+    assert "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung" in before
+    assert "verliert seine Partei das 3fache des Reizwerts; ihre Meldung" in after
     assert changed.ruleset_fingerprint in after and plain.ruleset_fingerprint not in after
     # dealer sits out at four (the tournament's choice) instead of partnerships
     assert "Am Vierertisch setzt der Geber aus" in before

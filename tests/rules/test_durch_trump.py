@@ -93,7 +93,9 @@ def test_trump_errors_and_plays_without_trump():
 def test_each_preset_takes_its_value_from_its_seed_or_marks_the_choice():
     assert CLUB.durch_trump == SWABIAN.durch_trump == "none"
     assert not CLUB.is_house_rule("durch_trump")  # seed 002 says it
-    assert not SWABIAN.is_house_rule("durch_trump")  # seed 001 gives it as the rule
+    # seed 001 gives no trump as the rule but also names the first card's suit as a
+    # regional custom: a choice between two, so the handout marks it (issue 26)
+    assert SWABIAN.is_house_rule("durch_trump")
     for preset_id in ("dabb-app", "partnership-250"):  # seeds 003 and 000 have no Durch
         assert PRESETS[preset_id].durch_trump == "none"
         assert PRESETS[preset_id].is_house_rule("durch_trump")
