@@ -557,37 +557,3 @@ def results_list(
         if round_number
         else selectors.tie_break_note(tournament),
     }
-
-
-# Characters of 8.5 pt DejaVu Sans that surely fit on one line of the name and club columns
-# of the results list (print.css: .results col.c-name / c-club), counted low so that an
-# estimate never promises fewer lines than the PDF needs.
-NAME_CHARS_PER_LINE = 22
-CLUB_CHARS_PER_LINE = 16
-
-
-def result_row_lines(row: selectors.StandingRow) -> int:
-    """Lines a results-list row takes when its name and club wrap (at least 1)."""
-    return max(
-        1,
-        -(-(len(row.name) + (len(row.note) + 3 if row.note else 0)) // NAME_CHARS_PER_LINE),
-        -(-len(row.club) // CLUB_CHARS_PER_LINE),
-    )
-
-
-def paginate(rows: list, lines_per_page: int, first_page_lines: int, lines=None) -> list[list]:
-    """``rows`` in pages that fit: each page holds rows of at most ``lines_per_page``
-    lines (``first_page_lines`` on the first, below the title); ``lines(row)`` is the lines
-    a row takes (default 1).  Always at least one page."""
-    lines = lines or (lambda _row: 1)
-    pages: list[list] = [[]]
-    used = 0
-    for row in rows:
-        need = lines(row)
-        room = first_page_lines if len(pages) == 1 else lines_per_page
-        if pages[-1] and used + need > room:
-            pages.append([])
-            used = 0
-        pages[-1].append(row)
-        used += need
-    return pages

@@ -22,15 +22,6 @@ from .render import render_pdf, render_pdf_in_parts, split_into_parts
 
 # below this many tables per part, one process is quicker than starting a second
 PARALLEL_FROM_TABLES = 6
-PARALLEL_FROM_PAGES = 4
-# lines of the results list per A4 page (8.5 pt type; a row whose name or club wraps
-# takes more, documents.result_row_lines), and the lines the title and notes take on
-# the first page, the "vorläufig" line on every page
-RESULT_LINES_PER_PAGE = 44
-RESULT_TITLE_LINES = 6
-RESULT_PROVISIONAL_LINES = 1
-# characters of the subtitle (9 pt) per line across the page
-SUBTITLE_CHARS_PER_LINE = 100
 
 
 def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None, user=None) -> bytes:
@@ -97,19 +88,13 @@ def results_pdf(
     """The results list, overall or for one round.
 
     ``public``: names only with consent (the list for the wall and the web); ``False``:
-    the director's prize-giving version with every name.  Rows go on A4 pages by
-    :func:`printing.documents.paginate` (a long name or club wraps and takes more lines),
-    ``category``: only its players, with their own places.  Each page a table with its own header row and, while a round is open, the
-    "vorläufig" line; long lists are laid out in parts on the available cores."""
+    the director's prize-giving version with every name.  ``category``: only its players,
+    with their own places.  All rows are one table: WeasyPrint breaks the pages where they
+    are full and repeats the header row (and, while a round is open, the "vorläufig" line)
+    on each (``thead``, ``static/print/print.css``), so no estimate of row heights can
+    leave a page half empty or overfull."""
     data = documents.results_list(tournament, round_number, public=public, category=category)
     rows = data.pop("rows")
-    subtitle = len(tournament.name) + len(tournament.venue) + 40
-    per_page = RESULT_LINES_PER_PAGE - (RESULT_PROVISIONAL_LINES if data["provisional"] else 0)
-    first = per_page - RESULT_TITLE_LINES - subtitle // SUBTITLE_CHARS_PER_LINE
-    if data["unplaced"]:
-        first -= 2  # the note on places left out for missed rounds
-    pages = documents.paginate(rows, per_page, first, documents.result_row_lines)
-    chunks = split_into_parts(pages, PARALLEL_FROM_PAGES)
     base = {
         "tournament": tournament,
         "forced_close_notes": forced_close_notes(tournament),
@@ -119,14 +104,7 @@ def results_pdf(
         "LANGUAGE_CODE": translation.get_language() or "de",
         **data,
     }
-    return render_pdf_in_parts(
-        "printing/results.html",
-        [
-            {**base, "pages": chunk, "first_part": i == 0, "last_part": i == len(chunks) - 1}
-            for i, chunk in enumerate(chunks)
-        ],
-        [len(chunk) for chunk in chunks],
-    )
+    return render_pdf("printing/results.html", {**base, "rows": rows})
 
 
 def rules_pdf(tournament: Tournament, language: str = "de") -> bytes:

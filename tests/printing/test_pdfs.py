@@ -324,7 +324,7 @@ def test_binokel_cards_are_named_in_each_language(tournament):
     # the club's own words (seed 002 "Die Meldewerte": Pik Dame und Schellen Bube)
     assert "Pik-Dame +" in german and "Schellen-Bube" in german
     assert "Schippen-Ober" not in german
-    assert "Queen of Spades +" in english and "Jack of Diamonds" in english
+    assert "Queen of Spades + Jack" in english and "of Diamonds, two of" in english
 
 
 def test_sheets_laid_out_in_parts_keep_order_and_page_numbers(db, monkeypatch):
