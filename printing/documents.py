@@ -128,6 +128,9 @@ class Sheet:
     link_qr: str = ""
     teams: dict[int, str] = field(default_factory=dict)
     teams_text: str = ""
+    #: filled while the round is not closed: every game row is printed (the ones not yet
+    #: entered blank) and the totals are marked as a provisional standing
+    provisional: bool = False
 
     @property
     def columns(self) -> int:
@@ -173,6 +176,8 @@ def score_sheets(
     rotation (and, at a 4-player table where the dealer sits out, the dealer's cells
     struck).  ``filled=True``: every entered hand with melds, tricks, scores and running
     totals; corrected hands are marked and listed under the table with who changed what.
+    While the round is not closed a filled sheet keeps the blank rows of the games still to
+    come and is marked provisional (:attr:`Sheet.provisional`).
     With table entry switched on, a blank sheet carries its table's private link as a QR
     code in the header (``link_base``: scheme and host to put before the path, else
     ``PUBLIC_BASE_URL``; missing links are created, by ``user``).
@@ -232,9 +237,11 @@ def score_sheets(
                     row.corrected = hand.version > 1
                     corrections.append(_correction_text(hand, versions))
             rows.append(row)
-        entered = [r for r in rows if r.hand is not None]
-        if filled:
-            rows = entered
+        provisional = filled and round_.status != Round.Status.CLOSED
+        if filled and not provisional:
+            # a closed round: its record is the games entered (a round closed early
+            # has fewer than its games)
+            rows = [r for r in rows if r.hand is not None]
         pages = [rows[i : i + GAMES_PER_PAGE] for i in range(0, len(rows), GAMES_PER_PAGE)] or [[]]
         sheets.append(
             Sheet(
@@ -245,6 +252,7 @@ def score_sheets(
                 corrections=corrections,
                 seating=seating_text(tournament.ruleset, size),
                 filled=filled,
+                provisional=provisional,
                 **_teams(tournament, seats),
             )
         )

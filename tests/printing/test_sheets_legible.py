@@ -203,6 +203,25 @@ def test_filled_sheet_outcome_marks_seats_and_direction(db, clerk, director):
     assert "Platz 4" not in three
 
 
+def test_the_sheet_of_a_running_round_keeps_every_game_row_and_says_provisional(db, clerk):
+    """Issue 26: a running round's sheet showed 6 of 12 rows and final-looking totals under
+    "amtliches Protokoll"."""
+    tournament, round_, four = mixed_tournament()
+    play(four, 1, 4, clerk, declarer_wins=True)
+    play(four, 2, 4, clerk, declarer_wins=False)
+    sheets = documents.score_sheets(round_, filled=True)
+    sheet = next(s for s in sheets if s.table.pk == four.pk)
+    rows = [row for page in sheet.pages for row in page]
+    assert [row.number for row in rows] == list(range(1, tournament.games_per_round + 1))
+    assert sheet.provisional
+    page = squash(pages(text_of(pdfs.score_sheets_pdf(round_, filled=True)))[four.number - 1])
+    assert "vorläufig: die Runde läuft noch" in page and "amtliches Protokoll" not in page
+    assert "Zwischenstand (vorläufig)" in page and "Rundensumme" not in page
+    close_round(round_, reason="Test: Abbruch")
+    closed = next(s for s in documents.score_sheets(round_, filled=True) if s.table.pk == four.pk)
+    assert not closed.provisional and len(closed.pages[0]) == 2  # the games entered
+
+
 def test_filled_sheet_in_english(db, clerk):
     tournament, round_, four = mixed_tournament()
     play(four, 1, 4, clerk, declarer_wins=False)
