@@ -409,4 +409,15 @@ def test_table_plan_sorts_the_german_way_and_prints_last_name_first(db):
     found = [int(n) for n in re.findall(r"Nr\. (\d+) Tisch", unnamed)]
     assert found == sorted(numbers)
     assert "9 Spieler" in flat
-    assert len(pages(text)) == 2
+    assert len(pages(text)) == 1  # "Nach Namen" follows on the same page (issue 26)
+
+
+def test_a_small_table_plan_is_one_page_and_its_title_does_not_wrap(db):
+    """Issue 26: "Nach Namen" always began a new page (7 players on two nearly empty
+    pages), and a long venue wrapped the running title ("Tischplan Runde / 1")."""
+    tournament = make_tournament(players=7)
+    tournament.venue = "Plochingen am Neckar, Gasthaus zum Goldenen Ochsen, Großer Festsaal oben"
+    tournament.save()
+    text = text_of(pdfs.table_plan_pdf(tournament.round_set.get(number=1)))
+    assert len(pages(text)) == 1
+    assert "Tischplan Runde 1" in pages(text)[0].splitlines()[0]
