@@ -133,16 +133,17 @@ def test_filled_sheet_shows_scores_totals_and_marks_corrections(tournament, cler
     assert corrected is not None and corrected.version == 2, evaluation.errors
     text = text_of(pdfs.score_sheets_pdf(round_, filled=True))
     page = pages(text)[0]
-    assert "amtliches Protokoll" in page
+    assert "vorläufig: die Runde läuft noch" in page  # the round is still running
     totals = [a + b for a, b in zip(saved.scores, corrected.scores, strict=True)]
-    total_line = next(line for line in page.splitlines() if "Rundensumme" in line)
-    assert [int(x) for x in re.findall(r"-?\d+", total_line)] == totals
+    total_line = next(line for line in page.splitlines() if "Zwischenstand" in line)
+    assert [int(x) for x in re.findall(r"-?\d+", total_line.split(")", 1)[1])] == totals
     assert "K = korrigiert" in page
     flat = squash(page)
     assert "Spiel 2: 2. Fassung von director" in flat
     assert "vorher " + " / ".join(map(str, before)) + " Punkte" in flat
     # tables without hands still get their page
-    assert len(pages(text)) == 3 and "Noch keine Spiele erfasst." in pages(text)[1]
+    # a table with nothing entered yet: its blank rows, marked provisional
+    assert len(pages(text)) == 3 and "vorläufig: die Runde läuft noch" in pages(text)[1]
 
 
 def test_table_plan_names_only_consenting_players(tournament):
@@ -362,7 +363,7 @@ def test_filled_sheet_follows_the_dealer_the_clerk_entered(db, clerk):
     hand, evaluation = scoring_services.save_hand(table, entry, clerk)
     assert hand is not None, evaluation.errors
     sheets = __import__("printing.documents", fromlist=["x"]).score_sheets(round_, filled=True)
-    (row,) = sheets[0].pages[0]
+    row = sheets[0].pages[0][0]  # the running round also lists the games to come
     assert row.dealer == dealer and row.sitting_out == dealer
     assert row.cells[dealer][:2] == ("—", "—")
     assert [c[2] for c in row.cells] == hand.scores
