@@ -92,8 +92,12 @@ def test_projector_header_stays_while_the_list_scrolls(live_server, browser, eve
     top = head.bounding_box()["y"]
     assert page.evaluate("document.documentElement.scrollHeight") > 1080  # it must scroll
     page.evaluate("window.scrollTo(0, 600)")
-    page.wait_for_timeout(200)
-    assert page.evaluate("window.scrollY") >= 500
+    # wait for the scroll itself, not for a guessed time (the auto-scroll may move it on)
+    page.wait_for_function("window.scrollY >= 500", timeout=5000)
+    page.wait_for_function(
+        "Math.abs(document.getElementById('projector-head').getBoundingClientRect().top) <= 2",
+        timeout=5000,
+    )
     box = head.bounding_box()
     assert box["y"] == pytest.approx(0, abs=2) and box["y"] <= top
     assert box["height"] > 40 and head.is_visible()
