@@ -74,11 +74,17 @@ class StandingRow:
 def missed_note(registration: Registration, rounds: int) -> str:
     """The marking of a player who missed rounds of a ``rounds``-round tournament: "ab
     Runde 2" (joined late), "bis Runde 2" (withdrew after round 2), "Runde 2–3" (both), or
-    "" for a player who plays every round."""
+    "nur Runde 2", "abgemeldet vor Runde 1" for one who withdrew before playing any round,
+    or "" for a
+    player who plays every round."""
     first = registration.first_round
     last = registration.withdrawn_after_round
     late = first > 1
     early = last is not None and last < rounds
+    if early and last < first:
+        return _("abgemeldet vor Runde %(n)s") % {"n": first}
+    if late and early and last == first:
+        return _("nur Runde %(n)s") % {"n": first}
     if late and early:
         return _("Runde %(first)s–%(last)s") % {"first": first, "last": last}
     if late:
