@@ -299,7 +299,9 @@ def registration_edit(request: HttpRequest, pk: int, start_number: int) -> HttpR
 
 def _registration_history(reg) -> list[dict]:
     """Earlier states of a registration and its player, newest first: ``when``, ``user``,
-    ``name``, ``club``, ``consent`` (``None`` where that record did not change)."""
+    ``name``, ``club``, ``consent`` (``None`` where that record did not change) and
+    ``reason``, the change's reason where one was kept ("Abgemeldet nach Runde 2",
+    "Wieder angemeldet", a merge), else ``""``."""
     rows = [
         {
             "when": h.history_date,
@@ -307,6 +309,7 @@ def _registration_history(reg) -> list[dict]:
             "name": f"{h.first_name} {h.last_name}",
             "club": h.club,
             "consent": None,
+            "reason": h.history_change_reason or "",
         }
         for h in reg.player.history.all()
     ]
@@ -317,6 +320,7 @@ def _registration_history(reg) -> list[dict]:
             "name": None,
             "club": None,
             "consent": h.consent_public,
+            "reason": h.history_change_reason or "",
         }
         for h in reg.history.all()
     ]

@@ -92,6 +92,12 @@ def test_wieder_anmelden_undoes_the_withdrawal_and_both_are_in_the_history(
     assert undone.withdrawn_after_round is None
     assert undone.history_change_reason == "Wieder angemeldet (war abgemeldet nach Runde 1)"
     assert undone.history_user == director
+    # the player's page shows both changes in its history, newest first
+    history = client.get(
+        reverse("tournament:registration_edit", args=[tournament.pk, 1])
+    ).content.decode()
+    shown = history.index("Wieder angemeldet (war abgemeldet nach Runde 1)")
+    assert shown < history.index("Abgemeldet nach Runde 1")
     close_round_anyway(tournament)
     round_2 = tournament.round_set.get(number=2)
     services.draw_round(round_2, seed=3)
