@@ -108,7 +108,13 @@ class HandForm(forms.Form):
                 min_value=0,
                 max_value=MAX_POINTS,
                 widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "step": 10, "aria-label": meld_label}
+                    attrs={
+                        "inputmode": "numeric",
+                        "step": 10,
+                        "aria-label": meld_label,
+                        # its own error, and the row's (a sum over the seats), read out
+                        "aria-describedby": f"err-melds_{seat.position} err-melds",
+                    }
                 ),
             )
             self.fields[f"tricks_{seat.position}"] = forms.IntegerField(
@@ -117,7 +123,11 @@ class HandForm(forms.Form):
                 min_value=0,
                 max_value=MAX_POINTS,
                 widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "aria-label": tricks_label}
+                    attrs={
+                        "inputmode": "numeric",
+                        "aria-label": tricks_label,
+                        "aria-describedby": f"err-tricks_{seat.position} err-tricks",
+                    }
                 ),
             )
         self.fields["won"] = forms.ChoiceField(

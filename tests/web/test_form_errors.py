@@ -158,3 +158,18 @@ def test_json_parser_error_is_in_the_active_language():
         form = _setup(overrides='{"min_bid": }')
         assert not form.is_valid()
         assert "line 1" in form.errors["overrides"][0]
+
+
+def test_each_seat_input_points_to_its_own_and_its_rows_error(client, tournament, clerk):
+    """A sum error is shown once under the row (issue 24): a screen reader on a seat's
+    input hears it too, through aria-describedby, and the ids it names exist."""
+    client.force_login(clerk)
+    url, table = table_url(tournament)
+    page = client.get(url).content.decode()
+    for position in range(3):
+        for kind in ("melds", "tricks"):
+            tag = _tag(page, f"{kind}_{position}")
+            described = re.search(r'aria-describedby="([^"]+)"', tag).group(1).split()
+            assert described == [f"err-{kind}_{position}", f"err-{kind}"]
+            for error_id in described:
+                assert f'id="{error_id}"' in page
