@@ -903,6 +903,15 @@ def _clear_draw(round_: Round) -> None:
     locked.save(update_fields=["seed"])
 
 
+def _lock_rounds(tournament_id: int) -> None:
+    """Lock every round of the tournament for the rest of the transaction (in id order, as
+    every locker of several rounds does): a draw or a round start, which lock their round
+    (:func:`lock_round`), then waits for a withdrawal or its undoing and sees it, and they
+    wait for a draw in progress and clear it (PostgreSQL; SQLite's immediate transactions
+    already serialize writers)."""
+    list(Round.objects.select_for_update().filter(tournament_id=tournament_id).order_by("pk"))
+
+
 @transaction.atomic
 def withdraw(registration: Registration) -> list[Round]:
     """Withdraw a player after :func:`withdrawal_round`: later draws skip them, their
@@ -912,6 +921,7 @@ def withdraw(registration: Registration) -> list[Round]:
 
     Raises ``ValidationError`` when the player is already withdrawn (a second click, an
     old form), so an earlier withdrawal is never moved to a later round."""
+    _lock_rounds(registration.tournament_id)
     reg = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
     if reg.withdrawn_after_round is not None:
         raise ValidationError(
@@ -940,6 +950,7 @@ def reinstate(registration: Registration, *, clear_draws: bool = False) -> list[
     Raises ``ValidationError`` when :func:`draws_cleared_by_reinstating` does (not
     withdrawn, or a later round has started without the player), and when a draw would be
     deleted without ``clear_draws``."""
+    _lock_rounds(registration.tournament_id)
     reg = Registration.objects.select_for_update().select_related("player").get(pk=registration.pk)
     cleared = draws_cleared_by_reinstating(reg)
     if cleared and not clear_draws:

@@ -196,3 +196,27 @@ def test_the_database_is_in_wal_mode_with_a_busy_timeout():
         assert cursor.fetchone()[0] == "wal"
         cursor.execute("PRAGMA busy_timeout")
         assert cursor.fetchone()[0] >= 10_000
+
+
+@pytest.mark.parametrize("attempt", range(4))
+def test_a_withdrawal_and_the_next_draw_at_once_never_seat_the_withdrawn_player(attempt):
+    """The director withdraws a player while (another tab) draws the next round: whichever
+    commits first, the player is withdrawn and not seated in round 2, or round 2's draw is
+    cleared (to be drawn again).  On PostgreSQL the two ran side by side before the
+    withdrawal locked the tournament's rounds, and the draw could seat him."""
+    tournament = make_tournament(players=9)
+    close = tournament.round_set.get(number=1)
+    services.close_round(close, reason="Test: Runde ohne alle Spiele")
+    round_2 = tournament.round_set.get(number=2)
+    registration = tournament.registrations.get(start_number=attempt + 1)
+    results = run_together(
+        lambda: tournament_services.withdraw(registration),
+        lambda: tournament_services.draw_round(round_2, seed=11 + attempt),
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    registration.refresh_from_db()
+    assert registration.withdrawn_after_round == 1
+    seated = set(round_2.seats.values_list("registration__start_number", flat=True))
+    assert attempt + 1 not in seated
+    # drawn after the withdrawal: the other eight; drawn before it: cleared again
+    assert seated in (set(), set(range(1, 10)) - {attempt + 1})
