@@ -860,7 +860,13 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 losses.add(game.lost)
         s.paragraphs.append(
             [
-                st("durch", _("Durch: Der Spielführer macht alle Stiche, ohne Meldung.")),
+                # a preset whose seed has no special games ("no_specials"): a Durch the
+                # tournament adds is its own rule, with every value of it
+                st(
+                    "durch",
+                    _("Durch: Der Spielführer macht alle Stiche, ohne Meldung."),
+                    "no_specials",
+                ),
                 st(
                     "durch_trump",
                     # "none": no trump (seed 002 "Der Durch"; seed 001 also names the
@@ -875,6 +881,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                     _("Wert %(values)s.") % {"values": ", ".join(values)},
                     "durch_aufgelegt.won",
                     "durch_ohne_dabb.won",
+                    "no_specials",
                 ),
                 st(
                     "durch.lost",
@@ -882,12 +889,17 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                     % {"values": ", ".join(f"{MINUS}{n}" for n in sorted(losses))},
                     "durch_aufgelegt.lost",
                     "durch_ohne_dabb.lost",
+                    "no_specials",
                 ),
             ]
         )
     if ruleset.bettel is not None:
         bettel = [
-            st("bettel", _("Bettel: Der Spielführer macht keinen Stich, ohne Trumpf und Meldung.")),
+            st(
+                "bettel",
+                _("Bettel: Der Spielführer macht keinen Stich, ohne Trumpf und Meldung."),
+                "no_specials",
+            ),
             st("special_lead.bettel", lead_text),
         ]
         if play.must_follow_suit and play.heading != "none":
@@ -898,6 +910,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 _("Wert +%(won)s, verloren %(minus)s%(lost)s.")
                 % {"won": ruleset.bettel.won, "lost": ruleset.bettel.lost, "minus": MINUS},
                 "bettel.lost",
+                "no_specials",
             )
         )
         s.paragraphs.append(bettel)

@@ -144,17 +144,19 @@ def test_the_handout_sentence_follows_durch_trump():
 
     from printing import handout
 
-    def durch_sentence(ruleset):
+    def durch_statements(ruleset):
         with translation.override("de"):
             found = {s.key: s for s in handout.build(ruleset, "de", "kreuz").statements()}
-        return found["durch"]
+        return found["durch"], found["durch_trump"]
 
     club = PRESETS["club-tournament"]
-    plain = durch_sentence(club)
-    assert "ohne Trumpf und Meldung" in plain.text and not plain.house_rule
-    regional = durch_sentence(club.with_overrides({"durch_trump": "first-lead"}))
-    assert "ohne Trumpf" not in regional.text
-    assert "Trumpf ist die Farbe der ersten ausgespielten Karte" in regional.text
+    game, trump = durch_statements(club)
+    assert game.text == "Durch: Der Spielführer macht alle Stiche, ohne Meldung."
+    assert trump.text == "Trumpf gibt es keinen."
+    assert not game.house_rule and not trump.house_rule  # seed 002, "Der Durch"
+    _, regional = durch_statements(club.with_overrides({"durch_trump": "first-lead"}))
+    assert regional.text == "Trumpf ist die Farbe der ersten ausgespielten Karte."
     # seed 003 has no Durch: one a tournament adds is a Turnierregel, also for its trump
     added = PRESETS["dabb-app"].with_overrides({"durch": {"won": 1000, "lost": 2000}})
-    assert durch_sentence(added).house_rule
+    game, trump = durch_statements(added)
+    assert game.house_rule and trump.house_rule
