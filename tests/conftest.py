@@ -78,6 +78,20 @@ def tournament(db):
 
 
 @pytest.fixture(autouse=True)
+def _german_first():
+    """Each test starts in the site's language: a request an earlier test made in English
+    leaves the thread's language active (LocaleMiddleware activates it per request and
+    nothing switches it back), and a later test calling services directly would get
+    English messages."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """Each test starts with an empty cache (ids repeat across test databases)."""
     from django.core.cache import cache
