@@ -74,7 +74,8 @@ class SeriesRow:
     player below the eligibility: listed, unranked); ``total`` is the sum of the counted
     evenings' values; ``played`` counts the finished evenings played.  ``name``/``club``
     are empty when the player did not consent at every evening played (``public`` false);
-    ``start_numbers`` then identify them."""
+    ``start_numbers`` and ``evening_numbers`` (the played evenings, in date order) then
+    identify them: see :attr:`hidden_label`."""
 
     rank: int | None
     player_id: int
@@ -87,6 +88,20 @@ class SeriesRow:
     public: bool = True
     start_numbers: list[int] = field(default_factory=list)
     sort_name: tuple = ()
+    evening_numbers: list[int] = field(default_factory=list)
+
+    @property
+    def hidden_label(self) -> str:
+        """What stands in the name's place for a player without consent: each played
+        evening's start number with the evening, "Nr. 25 (Abend 1), Nr. 8 (Abend 3)", in
+        the active language.  Unique in the list, because a start number is given once per
+        evening; a bare "Startnummern 25" was shared by two people (issue 26)."""
+        from django.utils.translation import gettext as _
+
+        return ", ".join(
+            _("Nr. %(number)s (Abend %(evening)s)") % {"number": number, "evening": evening}
+            for number, evening in zip(self.start_numbers, self.evening_numbers, strict=True)
+        )
 
 
 @dataclass
@@ -255,6 +270,7 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
                 eligible=len(played) >= required,
                 public=show,
                 start_numbers=[c.start_number for c in played],
+                evening_numbers=[e.number for e, c in zip(evenings, cells, strict=True) if c.played],
                 sort_name=person["sort"],
             )
         )
@@ -279,8 +295,8 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
 def series_values(standings: SeriesStandings) -> list[list]:
     """The standings as rows of cells for :mod:`archive.exports` (a header row first):
     place, name, club, per evening the value (struck-out evenings in parentheses, as text),
-    evenings played, total.  Players without consent: their start numbers instead of a
-    name."""
+    evenings played, total.  Players without consent: their start numbers with the
+    evenings (:attr:`SeriesRow.hidden_label`) instead of a name."""
     from django.utils.translation import gettext as _
 
     header = [_("Platz"), _("Name"), _("Verein")]
@@ -288,9 +304,7 @@ def series_values(standings: SeriesStandings) -> list[list]:
     header += [_("Abende"), _("Gesamt")]
     out: list[list] = [header]
     for row in standings.rows:
-        name = row.name or _("Startnummern %(n)s") % {
-            "n": ", ".join(str(n) for n in row.start_numbers)
-        }
+        name = row.name or row.hidden_label
         cells = [
             (f"({c.value})" if c.struck else c.value) if c.played else None for c in row.evenings
         ]

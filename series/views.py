@@ -35,8 +35,7 @@ def series_rows_html(standings: SeriesStandings) -> str:
         if row.public:
             name = escape(row.name)
         else:
-            numbers = ", ".join(str(n) for n in row.start_numbers)
-            label = escape(_("Startnummern %(n)s") % {"n": numbers})
+            label = escape(row.hidden_label)
             name = f'<span class="muted">{label}</span>'
         cells = []
         for c in row.evenings:

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from scoring import selectors, services
 from scoring.models import RoundTotal
@@ -141,7 +142,24 @@ def test_name_only_with_consent_at_every_evening(players):
     assert director_rows[a.pk].name == "Anna SpielerAnna"
     values = series_values(series_standings(series))
     assert values[0][:3] == ["Platz", "Name", "Verein"]
-    assert "Startnummern 1, 1" in [row[1] for row in values]
+    assert "Nr. 1 (Abend 1), Nr. 1 (Abend 2)" in [row[1] for row in values]
+
+
+def test_hidden_players_get_labels_nobody_shares(players):
+    """Issue 26: two people without consent were both "Startnummern 25" (no. 25 on
+    different evenings), and "Startnummern 15, 8" did not say which evening was which."""
+    a, b, c, _d = players
+    t1 = evening(1, {a: 300, b: 200}, consent=False)  # a is no. 1, b no. 2
+    t2 = evening(2, {b: 100, a: 50, c: 10}, consent=False)  # b is no. 1, a no. 2
+    series = save_series(name="Cup", season="2026", tournaments=[t1, t2], min_evenings=1)
+    rows = {r.player_id: r for r in series_standings(series).rows}
+    assert rows[a.pk].hidden_label == "Nr. 1 (Abend 1), Nr. 2 (Abend 2)"
+    assert rows[b.pk].hidden_label == "Nr. 2 (Abend 1), Nr. 1 (Abend 2)"
+    assert rows[c.pk].hidden_label == "Nr. 3 (Abend 2)"
+    labels = [row[1] for row in series_values(series_standings(series))[1:]]
+    assert len(set(labels)) == len(labels) == 3
+    with translation.override("en"):
+        assert rows[c.pk].hidden_label == "No. 3 (evening 2)"
 
 
 def test_rule_change_recomputes_and_keeps_the_old_rule_in_history(players):
@@ -519,5 +537,6 @@ def test_series_page_escapes_names_and_hides_those_without_consent(client, playe
     page = client.get(f"/serie/{series.pk}/").content.decode()
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt; Z" in page
     assert "&lt;b&gt;C&lt;/b&gt;" in page
-    assert "SpielerAnna" not in page and "Startnummern 1, 1" in page  # no consent at evening 2
+    # no consent at evening 2
+    assert "SpielerAnna" not in page and "Nr. 1 (Abend 1), Nr. 1 (Abend 2)" in page
     assert 'class="num c-round struck"' in page
