@@ -31,7 +31,9 @@ from rules.ruleset import Bonus, MeldSpec, Penalty
 from scoring.selectors import tie_break_note
 from tournament.models import Tournament
 
-MINUS = "−"  # U+2212, the one minus sign on the sheet
+# the one minus sign of every printed document: the score sheets, lists and exports print
+# Python's "-520", so the handout does too (issue 26: it printed "−520", U+2212)
+MINUS = "-"
 
 # The club's words: German rank and suit names, the name of the Dabb and of conceding.
 TERMS = {

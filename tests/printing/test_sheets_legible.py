@@ -275,6 +275,21 @@ def test_filled_sheet_in_english(db, clerk):
     assert "Vereinsturnier" not in page and "Club tournament" in page
 
 
+def test_every_printed_document_uses_one_minus_sign(db, clerk):
+    """Issue 26: sheets and lists printed "-600", the handout "−2000" (U+2212)."""
+    tournament, round_, four = mixed_tournament(
+        preset="swabian-traditional"  # it has a Durch and a Bettel that can be lost
+    )
+    play(four, 1, 4, clerk, declarer_wins=False)  # bid 600, lost: -1200 for the declarer
+    sheet = text_of(pdfs.score_sheets_pdf(round_, filled=True))
+    results = text_of(pdfs.results_pdf(tournament))
+    handout = squash(text_of(pdfs.rules_pdf(tournament), layout=False))
+    assert "-1200" in sheet and "-1200" in results
+    assert "Verloren -" in handout and "verloren -1000." in handout
+    for text in (sheet, results, handout):
+        assert "\u2212" not in text
+
+
 def test_direction_is_read_from_the_ruleset_in_one_place():
     assert documents.play_direction(SimpleNamespace()) == "clockwise"
     counter = SimpleNamespace(direction="counter-clockwise")
