@@ -122,8 +122,8 @@ def _prepare(players: int, games: int, clerks: int) -> dict:
     from django.contrib.auth.models import Group
     from django.core.management import call_command
 
+    from operations.management.commands.generate_tournament import register_random_players
     from scoring import services
-    from scoring.management.commands.generate_tournament import register_random_players
     from tournament import services as tournament_services
     from tournament.roles import CLERK_GROUP
 

@@ -86,7 +86,7 @@ BACKUP_FOLDER = "sicherungen"
 def _prepare(tables: int, games: int, rounds: int = 3, director: bool = False) -> dict:
     from django.core.management import call_command
 
-    from scoring.management.commands.generate_tournament import register_random_players
+    from operations.management.commands.generate_tournament import register_random_players
     from tournament import services as tournament_services
 
     call_command("migrate", verbosity=0)
