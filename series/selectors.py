@@ -270,7 +270,9 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
                 eligible=len(played) >= required,
                 public=show,
                 start_numbers=[c.start_number for c in played],
-                evening_numbers=[e.number for e, c in zip(evenings, cells, strict=True) if c.played],
+                evening_numbers=[
+                    e.number for e, c in zip(evenings, cells, strict=True) if c.played
+                ],
                 sort_name=person["sort"],
             )
         )
