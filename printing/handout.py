@@ -96,11 +96,13 @@ SUITS_EN = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
 class Statement:
     """One rule on the sheet: ``key`` names it for tests (the parameter behind it),
     ``text`` is the sentence, ``house_rule`` marks a value the tournament chose
-    ("Turnierregel")."""
+    ("Turnierregel"); ``run_on`` prints a list item's statement in the item before it
+    (a rule's details, each marked on its own, without a bullet of their own)."""
 
     key: str
     text: str
     house_rule: bool = False
+    run_on: bool = False
 
 
 @dataclass
@@ -137,6 +139,16 @@ class Section:
     paragraphs: list[list[Statement]] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     notes: list[Statement] = field(default_factory=list)
+
+    def note_items(self) -> list[list[Statement]]:
+        """The list items: each note, with the ``run_on`` notes after it in its item."""
+        items: list[list[Statement]] = []
+        for note in self.notes:
+            if note.run_on and items:
+                items[-1].append(note)
+            else:
+                items.append([note])
+        return items
 
 
 @dataclass
@@ -358,10 +370,12 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     has_dabb = any(d.dabb for d in ruleset.deals)
     low = w.rank("9")
 
-    def st(key: str, text: str, *paths: str, house: bool = False) -> Statement:
+    def st(
+        key: str, text: str, *paths: str, house: bool = False, run_on: bool = False
+    ) -> Statement:
         """A statement, marked "Turnierregel" if ``key`` or one of ``paths`` is in the
         ruleset's ``house_rules``, or if ``house`` (a choice of the tournament itself)."""
-        return Statement(key, text, house or ruleset.is_house_rule(key, *paths))
+        return Statement(key, text, house or ruleset.is_house_rule(key, *paths), run_on)
 
     sections: list[Section] = []
     side = {"left": _("links"), "right": _("rechts")}[ruleset.first_bidder]
@@ -475,7 +489,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         bidding.append(
             st(
                 "max_raise",
-                _("Ein Gebot erhöht um höchstens %(n)s.") % {"n": ruleset.max_raise},
+                _("Erhöht wird um höchstens %(n)s.") % {"n": ruleset.max_raise},
             )
         )
     bidding.append(
@@ -542,7 +556,17 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     s.paragraphs.append([st("meld_time", when)])
     s.tables = _meld_tables(ruleset, w)
     family = next((m for m in ruleset.melds if m.ranks == "ATKQJ"), None)
-    pair = next((m for m in ruleset.melds if m.ranks == "KQ" and m.suit != "trump"), None)
+    # the pair inside a family: a plain one beside a family in any suit; beside a family
+    # made only in trump (seed 000's Sequenz) the trump pair, the Königliche Hochzeit
+    pair_suit = "trump" if family is not None and family.suit == "trump" else "plain"
+    pair = next(
+        (
+            m
+            for m in ruleset.melds
+            if m.ranks == "KQ" and (m.suit == "trump") == (pair_suit == "trump")
+        ),
+        None,
+    )
     classes = [
         st(
             "meld_classes",
@@ -744,13 +768,10 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     s.notes.append(st("lost", text, "lost.declarer", "lost.opponents_bonus"))
     if ruleset.abgehen is not None:
         ab = ruleset.abgehen
-        text = _("%(word)s: Der Spielführer gibt vor dem ersten Ausspiel auf") % {"word": w.concede}
+        text = _("%(word)s: Der Spielführer gibt auf") % {"word": w.concede}
         text += _(" und nennt die Farbe, in der er abgeht.") if ab.names_trump else "."
         text += " " + (
-            _(
-                "Seine Partei verliert %(p)s und schreibt keine Meldung (zu viert auch sein "
-                "Partner nicht)."
-            )
+            _("Seine Partei verliert %(p)s; er schreibt keine Meldung.")
             if teams
             else _("Er verliert %(p)s und schreibt keine Meldung.")
         ) % {"p": _penalty(ab.declarer)}
@@ -770,6 +791,23 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 "War das Gebot nicht mehr zu erreichen, verliert er stattdessen %(p)s."
             ) % {"p": _penalty(ab.declarer_when_unreachable)}
         s.notes.append(st("abgehen", text))
+        # when and, at four, the partner: statements of their own, so a preset whose seed
+        # says neither (seed 002 "Abschreiben") marks them
+        s.notes.append(
+            st(
+                "abgehen.when",
+                _("Nur vor dem ersten Ausspiel."),
+                run_on=True,
+            )
+        )
+        if teams:
+            s.notes.append(
+                st(
+                    "abgehen.partner",
+                    _("Zu viert schreibt auch sein Partner keine Meldung."),
+                    run_on=True,
+                )
+            )
         if sit_out and ab.opponents_bonus.kind == "per-player" and 4 in ruleset.seat_counts:
             s.notes.append(
                 st(
@@ -778,6 +816,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                     # the seed counts the players of the hand; whether the dealer who sits
                     # out is one of them it does not say
                     house=True,
+                    run_on=True,
                 )
             )
     sections.append(s)
@@ -825,15 +864,29 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 "verloren."
             )
         else:
-            text = _(
-                "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Der Spielführer "
-                "verliert %(p)s"
+            text = (
+                _(
+                    "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Die Partei des "
+                    "Spielführers verliert %(p)s"
+                )
+                if teams
+                else _(
+                    "Falsch gedrückt (nicht so viele Karten wie aufgenommen): Der Spielführer "
+                    "verliert %(p)s"
+                )
             ) % {"p": _penalty(md.declarer)}
-            text += (
-                _("; seine Meldung und Stichpunkte zählen nicht.")
-                if not md.declarer_keeps_melds
-                else _("; seine Stichpunkte zählen nicht.")
-            )
+            if teams:
+                text += (
+                    _("; ihre Meldung und Stichpunkte zählen nicht.")
+                    if not md.declarer_keeps_melds
+                    else _("; ihre Stichpunkte zählen nicht.")
+                )
+            else:
+                text += (
+                    _("; seine Meldung und Stichpunkte zählen nicht.")
+                    if not md.declarer_keeps_melds
+                    else _("; seine Stichpunkte zählen nicht.")
+                )
             text += " " + _others_score(_bonus(md.opponents_bonus, in_play))
         if ruleset.discard_melds == "misdiscard":
             text += " " + _("Das gilt auch, wenn er eine gemeldete Karte drückt.")
@@ -855,7 +908,14 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         losses = {ruleset.durch.lost}
         for game, name in (
             (ruleset.durch_aufgelegt, _("aufgelegt (Karten offen)")),
-            (ruleset.durch_ohne_dabb, _("ohne %(dabb)s (%(dabb)s bleibt zu)") % {"dabb": w.dabb}),
+            (
+                ruleset.durch_ohne_dabb,
+                # seed 001 "Der Durch": the 2000 is for a Durch laid open from the hand,
+                # the Dabb never turned; seed 002's "ohne Tapp" asks only the second
+                _("aufgelegt von der Hand (%(dabb)s bleibt zu)") % {"dabb": w.dabb}
+                if ruleset.wording == "swabian"
+                else _("ohne %(dabb)s (%(dabb)s bleibt zu)") % {"dabb": w.dabb},
+            ),
         ):
             if game is not None:
                 values.append(f"{name} +{game.won}")
@@ -966,7 +1026,13 @@ def tournament_section(tournament: Tournament, lang: str = "de") -> Section:
         "%(rounds)s Runden mit je %(games)s Spielen.",
         tournament.rounds,
     ) % {"rounds": tournament.rounds, "games": tournament.games_per_round}
-    text += " " + _("Vierertisch: %(mode)s.") % {"mode": tournament.get_four_table_mode_display()}
+    # a sentence of its own per mode: the choice's label ("Geber setzt aus") would begin
+    # mid-sentence with a capital in English ("Table of four: Dealer sits out.")
+    text += " " + (
+        _("An Vierertischen setzt jeweils der Geber aus.")
+        if tournament.four_table_mode == Tournament.FourTableMode.SIT_OUT
+        else _("An Vierertischen spielen je zwei gegen zwei (Kreuzbinokel).")
+    )
     if tournament.event_type == Tournament.EventType.PAIRS:
         text += " " + _("Gewertet wird je Paar (feste Partner).")
     items.append(Statement("tournament.rounds", text))

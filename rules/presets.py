@@ -160,6 +160,8 @@ CLUB_TOURNAMENT = Ruleset(
         "revoke.declarer_bonus",
         "family_pair",
         "rundgang_family",
+        "abgehen.when",
+        "abgehen.partner",
     ),
 )
 """``club-tournament`` — seed 002, the default for tournaments.
@@ -187,7 +189,9 @@ trick has not been trumped; when the declarer revokes the others also get the +1
 and play go counter-clockwise (the seed's first bidder sits right of the dealer, and the
 player on his left cuts); 9 cards each at a table of four; King and Dame of a family are
 not also a pair, and beside a family the Rundgang is worth what the meld table gives
-(200 beside the trump family, 220 beside another; the seed gives only the 240).  These are listed in
+(200 beside the trump family, 220 beside another; the seed gives only the 240); conceding
+(Abschreiben) only before the first lead, and at four the partner melds nothing either (the
+seed gives neither).  These are listed in
 ``house_rules`` and marked "Turnierregel" on the handout.
 """
 
@@ -240,6 +244,7 @@ SWABIAN_TRADITIONAL = Ruleset(
     house_rules=(
         "deck_size",
         "deals.3",
+        "direction",
         "card_points",
         "durch_trump",
         "rundgang_family",
@@ -288,7 +293,9 @@ trick points rounded to tens (the seed allows either); the declarer leads in a B
 seed names two regional customs).  Where the seed offers several values the first is taken:
 48 cards (40 or 48), 14 cards + Dabb 6 at three (14/6, 15/3, 16/0), card points
 11/10/4/3/2/0 (four schemes), no trump in a Durch (the first card's suit is a regional
-custom).  Beside a family the Rundgang counts 200 (trump family, as the seed reckons it)
+custom); dealing, bidding and play go counter-clockwise (the seed gives only the order in
+which the cards are dealt, and strict counter-clockwise bidding as a regional variant).
+Beside a family the Rundgang counts 200 (trump family, as the seed reckons it)
 and 220 beside a plain one, whose pair is worth 20, not 40; ``specials_kept_apart`` is kept
 in the data but not printed, as no sheet has a column for special games.  Listed in
 ``house_rules`` ("Turnierregel").
@@ -345,6 +352,7 @@ DABB_APP = Ruleset(
         "first_played_wins",
         "no_specials",
         "durch_trump",
+        "rounding",
     ),
 )
 """``dabb-app`` — seed 003, the rules of the Binokel app "Dabb".
@@ -446,7 +454,7 @@ PARTNERSHIP_250 = Ruleset(
     first_bidder="left",
     partner_exchange=4,
     wording="pinochle",
-    house_rules=("revoke", "first_played_wins", "no_specials", "durch_trump"),
+    house_rules=("direction", "revoke", "first_played_wins", "no_specials", "durch_trump"),
 )
 """``partnership-250`` — seed 000, four-hand partnership Binokel (really Pinochle).
 
@@ -463,8 +471,9 @@ deal passes clockwise, the player left of the dealer bids first ("Austeilen", "B
 bid winner leads the first trick ("Stichphase"); the partners pass four cards each way
 ("Das Bieten gewinnen").
 
-Where the seed is silent (FIELD-NOTES practice): Verwerfen −2×bid with melds struck; no
-misdiscard (there is no Dabb to discard to); no Durch or Bettel, and should a tournament add
+Where the seed is silent (FIELD-NOTES practice): the direction of play (the seed gives the
+deal passing to the left and bidding to the left, not which way play goes); Verwerfen
+−2×bid with melds struck; no misdiscard (there is no Dabb to discard to); no Durch or Bettel, and should a tournament add
 a Durch, it has no trump (``durch_trump``, as in seeds 001 and 002).  Listed in
 ``house_rules`` ("Turnierregel").
 """

@@ -81,8 +81,11 @@ def test_two_tournaments_each_handout_states_its_own_settings():
     plain_text, busy_text = text_of(pdfs.rules_pdf(plain)), text_of(pdfs.rules_pdf(busy))
 
     assert "Dieses Turnier" in plain_text and "Dieses Turnier" in busy_text
-    assert "3 Runden mit je 12 Spielen. Vierertisch: Geber setzt aus." in plain_text
-    assert "2 Runden mit je 15 Spielen. Vierertisch: Kreuzbinokel (2 gegen 2)." in busy_text
+    assert "3 Runden mit je 12 Spielen. An Vierertischen setzt jeweils der Geber aus." in plain_text
+    assert (
+        "2 Runden mit je 15 Spielen. An Vierertischen spielen je zwei gegen zwei (Kreuzbinokel)."
+        in busy_text
+    )
 
     # no fee: said plainly; a fee: amount in euros, from which lost game, what counts
     assert "Für verlorene Spiele gibt es keine Gebühr." in plain_text
@@ -120,8 +123,8 @@ def test_two_tournaments_each_handout_states_its_own_settings():
         ({"rounds": 1}, "3 Runden mit je 12", "1 Runde mit 12 Spielen."),
         (
             {"four_table_mode": Tournament.FourTableMode.KREUZ},
-            "Vierertisch: Geber setzt aus.",
-            "Vierertisch: Kreuzbinokel (2 gegen 2).",
+            "An Vierertischen setzt jeweils der Geber aus.",
+            "An Vierertischen spielen je zwei gegen zwei (Kreuzbinokel).",
         ),
         (
             {"lost_game_fee": Decimal("1.00")},
@@ -191,6 +194,16 @@ def test_the_shared_place_rule_is_printed_in_english_too(tournament):
     text = text_of(pdfs.rules_pdf(tournament, "en"))
     assert "On equal total points the best single round decides" in text
     assert "Equal points share a place." not in text
+
+
+def test_the_table_of_four_reads_as_a_sentence_in_english(tournament):
+    """Issue 26: the choice's label began mid-sentence: "Table of four: Dealer sits out."."""
+    text = text_of(pdfs.rules_pdf(tournament, "en"))
+    assert "At tables of four the dealer sits out each game." in text
+    assert "Dealer sits out" not in text
+    tournament.four_table_mode = Tournament.FourTableMode.KREUZ
+    text = text_of(pdfs.rules_pdf(tournament, "en"))
+    assert "At tables of four two play against two (Kreuzbinokel)." in text
 
 
 def test_table_entry_is_stated_only_where_table_links_work(tournament):

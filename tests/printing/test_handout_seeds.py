@@ -91,6 +91,8 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("won", "Gewonnen:", 29, "Nur dann gilt das Spiel als gewonnen"),
         ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", 99, "doppelte Reizwert belastet"),
         ("abgehen", "Abschreiben: Der Spielführer gibt", 90, "mit dem Reizwert belastet"),
+        ("abgehen.when", "Nur vor dem ersten Ausspiel.", HOUSE, ""),
+        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", HOUSE, ""),
         ("revoke", "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt)", 103, "Verwirft sich ein Spieler"),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("revoke.declarer_bonus", "Verwirft der Spielführer", HOUSE, ""),
@@ -106,7 +108,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("deck_size", "48 Karten (mit Siebenern)", HOUSE, ""),
         ("deals.3", "Zu 3: je 14 Karten, 6 in den Dabb.", HOUSE, ""),
         ("deals.4", "Zu 4: je 11 Karten, 4 in den Dabb.", 51, "11 / 4"),
-        ("direction", "gegen den Uhrzeigersinn (nach rechts)", 55, "Gegeben wird im Gegenuhrzeigersinn"),
+        ("direction", "gegen den Uhrzeigersinn (nach rechts)", HOUSE, ""),
         ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 6, "gegenübersitzenden Spieler zusammenspielen"),
         ("first_bidder", "Der Spieler rechts vom Geber reizt zuerst.", 63, "Der Spieler rechts vom Geber beginnt"),
         ("min_bid", "ab 150 in Schritten von 10", HOUSE, ""),
@@ -134,14 +136,16 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("bid_checked_exact", "ungerundeten Punkte", 139, "jedes Auge zählt"),
         ("won", "Gewonnen:", 139, "den Reizwert erreicht hat"),
         ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", HOUSE, ""),
-        ("abgehen", "Abgehen: Der Spielführer gibt vor dem ersten Ausspiel auf und nennt die Farbe", 71, "wählt die Trumpffarbe, in die er abgehen will"),
+        ("abgehen", "Abgehen: Der Spielführer gibt auf und nennt die Farbe", 71, "wählt die Trumpffarbe, in die er abgehen will"),
+        ("abgehen.when", "Nur vor dem ersten Ausspiel.", 71, "auch nach Aufnahme des Dabb"),
+        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", 76, "beim Kreuzbinokel auch sein Mitspieler"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Das gilt auch, wenn er eine gemeldete Karte drückt.", 84, "eine gemeldete Karte versehentlich gedrückt"),
         ("durch", "Durch: Der Spielführer macht alle Stiche", 163, "alle Stiche zu machen"),
         ("durch_trump", "Trumpf gibt es keinen.", HOUSE, ""),
         ("special_lead", "Er spielt aus.", 163, "beginnt (kommt raus)"),
-        ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, ohne Dabb", 165, "1.500 Punkte"),
+        ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, aufgelegt von der Hand (Dabb bleibt zu) +2000.", 165, "aufgelegte Durch von der Hand"),
         ("durch.lost", "Verloren -2000.", HOUSE, ""),
         ("bettel", "Bettel: Der Spielführer macht keinen Stich", 169, "keinen Stich zu machen"),
         ("special_lead.bettel", "Er spielt aus.", HOUSE, ""),
@@ -173,10 +177,12 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("card_points", "Augen: Ass 11, Zehn 10, König 4, Ober 3, Buabe 2.", 23, "| Ass   | 5      | 11     |"),
         ("last_trick_bonus", "Der letzte Stich zählt 10 extra", HOUSE, ""),
         ("discards_count", "gedrückten Karten zählen für den Spielführer", 48, "zählen am Ende der Runde zu den Stichpunkten"),
-        ("rounding", "genau geschrieben, ohne Rundung", 96, "Meldpunkte + Stichpunkte"),
+        ("rounding", "genau geschrieben, ohne Rundung", HOUSE, ""),
         ("won", "Gewonnen:", 98, "mindestens sein Gebot erreichen"),
         ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 98, "Punkte in Höhe seines Gebots abgezogen"),
-        ("abgehen", "Abgehen: Der Spielführer gibt vor dem ersten Ausspiel auf und nennt die Farbe", 54, "Er wählt eine Trumpffarbe zum Abgehen"),
+        ("abgehen", "Abgehen: Der Spielführer gibt auf und nennt die Farbe", 54, "Er wählt eine Trumpffarbe zum Abgehen"),
+        ("abgehen.when", "Nur vor dem ersten Ausspiel.", 52, "nach dem Aufnehmen des Dabbs"),
+        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", 56, "Gegenspieler erhalten"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Falsch gedrückt", HOUSE, ""),
@@ -185,17 +191,17 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
     "partnership-250": [
         ("deck_size", "48 Karten (mit Neunen)", 4, "Deck von 48 Karten"),
         ("deals.4", "Zu 4: je 12 Karten.", 14, "erhält jeder Spieler zwölf Karten"),
-        ("direction", "im Uhrzeigersinn (nach links)", 14, "geht das Geben im Uhrzeigersinn"),
+        ("direction", "im Uhrzeigersinn (nach links)", HOUSE, ""),
         ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 14, "Partner sich gegenüber am Tisch"),
         ("first_bidder", "Der Spieler links vom Geber bietet zuerst.", 14, "Der Spieler links vom Geber macht das erste Gebot"),
         ("min_bid", "Geboten wird ab 250 in Schritten von 10", 16, "Das Mindestgebot beträgt 250"),
-        ("max_raise", "Ein Gebot erhöht um höchstens 20.", 16, "entweder 10 oder 20 Punkte"),
+        ("max_raise", "Erhöht wird um höchstens 20.", 16, "entweder 10 oder 20 Punkte"),
         ("all_pass", "Passen alle, spielt der Geber zum Mindestgebot.", 16, "erhält der Geber das Standardgebot"),
         ("declarer", "Wer am höchsten bietet, ist Spielführer und bestimmt Trumpf.", 22, "muss den Trumpf für diese Runde bestimmen"),
         ("partner_exchange", "gibt ihm sein Partner genau 4 Karten und bekommt 4 zurück", 23, "genau vier Karten"),
         ("meld_time", "nach dem Kartentausch, vor dem ersten Stich", 9, "- Austauschen"),
         ("meld_classes", "Eine Karte zählt je einmal", 25, "nur Teil einer einzigen Meldung"),
-        ("family_pair", "König und Dame einer Sequenz zählen nicht noch als Einfache Hochzeit.", 25, "nicht auch Teil einer \"Sequenz\""),
+        ("family_pair", "König und Dame einer Sequenz zählen nicht noch als Königliche Hochzeit.", 25, "nicht auch Teil einer \"Sequenz\""),
         ("no_tens", "Zehner und Neunen bilden keine Gleichen.", 47, "Buben-Runde"),
         ("scoreless_without_trick_points", "Eine Partei ohne Stichpunkte schreibt gar nichts", 65, "keine Punkte erzielen kann"),
         ("first_lead", "Den ersten Stich spielt der Spielführer aus.", 50, "führt den ersten Stich"),
@@ -209,7 +215,9 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("rounding", "genau geschrieben, ohne Rundung", 64, "zehn Punkte wert"),
         ("won", "Gewonnen:", 66, "zu erfüllen oder zu übertreffen"),
         ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 66, "ihr Gebot von ihrem Gesamtergebnis abgezogen"),
-        ("abgehen", "Aufgeben: Der Spielführer gibt vor dem ersten Ausspiel auf", 68, "kann in diesem Moment die Hand aufgeben"),
+        ("abgehen", "Aufgeben: Der Spielführer gibt auf", 68, "kann in diesem Moment die Hand aufgeben"),
+        ("abgehen.when", "Nur vor dem ersten Ausspiel.", 68, "kann in diesem Moment die Hand aufgeben"),
+        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", 68, "ihr Gebot wird von ihrem Gesamtergebnis abgezogen"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("no_specials", "Durch und Bettel gibt es nicht.", HOUSE, ""),
@@ -355,7 +363,7 @@ def test_club_words_and_no_dabb_words_without_a_dabb(lang):
 def test_english_gives_the_german_name_of_special_games_and_one_minus_sign():
     text = text_of(handout_pdf("swabian-traditional", "en"))
     assert "laid open (Durch aufgelegt) +1500" in text
-    assert "without the Dabb, left closed (Durch ohne Dabb) +2000" in text
+    assert "laid open from the hand, the Dabb left closed (Durch ohne Dabb) +2000" in text
     assert "Conceding (Abgehen):" in text
     for preset in PRESETS:
         for lang in ("de", "en"):
@@ -367,7 +375,7 @@ def test_english_gives_the_german_name_of_special_games_and_one_minus_sign():
 def test_german_grammar_of_losses():
     text = text_of(handout_pdf("club-tournament"))
     assert "Ihm werden" not in text and "werden ihm" not in text
-    assert "Seine Partei verliert den Reizwert und schreibt keine Meldung" in text
+    assert "Seine Partei verliert den Reizwert; er schreibt keine Meldung" in text
 
 
 # --------------------------------------------------------------------------- one page
@@ -484,7 +492,7 @@ def test_a_lost_game_says_the_trick_points_do_not_count_either():
 
 def test_conceding_in_teams_strikes_the_partners_melds_too():
     """Seed 001 "Abgehen": at Kreuzbinokel the partner may not meld either."""
-    assert "zu viert auch sein Partner nicht" in _text("swabian-traditional")
+    assert "Zu viert schreibt auch sein Partner keine Meldung." in _text("swabian-traditional")
     assert (
         "Partner"
         not in handout.build(PRESETS["swabian-traditional"], "de", "sit-out")
@@ -495,7 +503,7 @@ def test_conceding_in_teams_strikes_the_partners_melds_too():
 
 def test_partnership_words_follow_seed_000():
     text = _text("partnership-250")
-    assert "Sequenz zählen nicht noch als Einfache Hochzeit" in text
+    assert "Sequenz zählen nicht noch als Königliche Hochzeit" in text
     assert "Familie" not in text
     assert "die Meldung seiner Partei plus alle 250" in text
     assert "reizt" not in text and "Gereizt" not in text and "gereizt" not in text
