@@ -129,3 +129,75 @@ def test_every_valid_hand_scores_within_the_bounds(preset_id: str, data: st.Data
     score = rules.score_request(ruleset, raw)
     bounds = hand_score_bounds(ruleset, raw["seats"])
     assert all(bounds.low <= s <= bounds.high for s in score.scores)
+
+
+# ------------------------------------------------- exact words, params and edges (mutants)
+# The web app turns ``code`` + ``params`` into its German message (tournament.
+# engine_messages), and the command line prints ``message``: both are part of the contract.
+
+
+def test_every_error_says_exactly_what_and_carries_its_numbers() -> None:
+    ruleset = rules.PRESETS["club-tournament"]
+    bounds = hand_score_bounds(ruleset, 3)
+    (typed,) = check_round_total(ruleset, 3, 12, "x")
+    assert typed.message == "points must be a whole number"
+    (multiple,) = check_round_total(ruleset, 3, 12, 1234)
+    assert multiple.message == "1234 is not a multiple of 10 (the ruleset rounds to tens)"
+    assert multiple.params == {"value": 1234}
+    too_high = 12 * bounds.high + 10
+    (outside,) = check_round_total(ruleset, 3, 12, too_high)
+    assert outside.message == (
+        f"{too_high} is outside what 12 hands can give ({12 * bounds.low} … {12 * bounds.high})"
+    )
+    won_typed, lost_negative = check_round_total(ruleset, 3, 12, 900, won="7", lost=-2)
+    assert (won_typed.field, won_typed.code, won_typed.message) == (
+        "won", "type", "won must be a whole number",
+    )  # fmt: skip
+    assert (lost_negative.field, lost_negative.code, lost_negative.message) == (
+        "lost", "negative", "lost must not be negative",
+    )  # fmt: skip
+    (games,) = check_round_total(ruleset, 3, 12, 900, won=9, lost=4)
+    assert games.message == "9 won + 4 lost is more than 12 games"
+    assert games.params == {"won": 9, "lost": 4, "games": 12}
+
+
+def test_one_game_is_a_round_and_the_declarer_counts_default_to_none() -> None:
+    ruleset = rules.PRESETS["club-tournament"]
+    bounds = hand_score_bounds(ruleset, 3)
+    # one hand: its own bounds, no more
+    assert check_round_total(ruleset, 3, 1, bounds.high) == []
+    assert codes(check_round_total(ruleset, 3, 1, bounds.high + 10)) == [("points", "range")]
+    # won and lost default to 0: one of them alone fills the single game
+    assert check_round_total(ruleset, 3, 1, 0, won=1) == []
+    assert check_round_total(ruleset, 3, 1, 0, lost=1) == []
+    validate_round_total(ruleset, 3, 1, 0, won=1)
+    validate_round_total(ruleset, 3, 1, 0, lost=1)
+    with pytest.raises(ValueError, match="^games must be at least 1$"):
+        check_round_total(ruleset, 3, 0, 0)
+    with pytest.raises(ValueError, match="^the ruleset has no table of 5$"):
+        check_round_total(ruleset, 5, 12, 0)
+
+
+def test_validate_passes_every_value_on() -> None:
+    ruleset = rules.PRESETS["club-tournament"]
+    validate_round_total(ruleset, 3, 12, 900, won=8, lost=4)
+    for kwargs, field in (
+        ({"points": 905}, "points"),
+        ({"points": 900, "won": -1}, "won"),
+        ({"points": 900, "lost": -1}, "lost"),
+        ({"points": 900, "won": 12, "lost": 1}, "won"),
+    ):
+        with pytest.raises(rules.InvalidInput) as raised:
+            validate_round_total(ruleset, 3, 12, **kwargs)
+        assert [e.field for e in raised.value.errors] == [field], kwargs
+
+
+def test_partners_pool_two_hands_of_melds() -> None:
+    """At a table of four in teams a side enters the melds of two hands (seed 002: the
+    partners' melds count together); three players each score alone."""
+    from rules.meldrange import meld_range, seat_hand_size
+
+    ruleset = rules.PRESETS["club-tournament"]
+    per_hand = {n: meld_range(ruleset, seat_hand_size(ruleset, n)).max for n in (3, 4)}
+    assert side_max_meld(ruleset, 3) == per_hand[3] == 1380
+    assert side_max_meld(ruleset, 4) == 2 * per_hand[4]
