@@ -378,3 +378,33 @@ def test_a_card_exchange_needs_partnerships():
     with pytest.raises(RulesetError) as exc:
         PRESETS["dabb-app"].with_overrides({"partner_exchange": 4, "partnerships": False})
     assert "partner_exchange" in [e.field for e in exc.value.errors]
+
+
+def test_json_is_sorted_and_keeps_german_letters():
+    """The stored copy of a ruleset is canonical: keys sorted (a diff between two stored
+    copies shows only what changed) and "Königliche Hochzeit" as written, not escaped."""
+    text = PRESETS["partnership-250"].to_json()
+    data = json.loads(text)
+    assert "Königliche Hochzeit" in text and "\\u00f6" not in text
+    assert list(data) == sorted(data)
+    assert text == json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def test_text_that_is_not_json_is_named_as_such():
+    with pytest.raises(RulesetError) as raised:
+        Ruleset.from_json("{not json")
+    (error,) = raised.value.errors
+    assert (error.field, error.code) == ("ruleset", "json")
+    assert error.message.startswith("not JSON: Expecting property name")
+
+
+def test_a_house_rule_covers_its_own_path_and_every_path_below_it():
+    ruleset = PRESETS["club-tournament"].with_overrides({"house_rules": ["durch", "abgehen.when"]})
+    assert ruleset.is_house_rule("durch")
+    assert ruleset.is_house_rule("durch.lost")  # below a listed parameter
+    assert ruleset.is_house_rule("abgehen.when")  # a dotted path listed as it is
+    assert not ruleset.is_house_rule("abgehen")  # the parent of a listed path is not
+    assert not ruleset.is_house_rule("abgehen.partner")
+    assert not ruleset.is_house_rule("durch_aufgelegt.won")  # same start, another name
+    assert ruleset.is_house_rule("min_bid", "durch.won")  # any of several paths
+    assert not ruleset.is_house_rule()
