@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import rules
 from rules.cards import SUITS, make_deck
 from rules.meldrange import meld_range
+from rules.play import legal_cards
 from rules.ruleset import MeldSpec, Ruleset
 from rules.simulate import deal_cards, play_out, simulate_hand
 
@@ -189,6 +190,16 @@ def test_trick_points_of_a_played_deal_add_up(
         points[declarer] += sum(_card_value(ruleset, c) for c in dealt.dabb)
         assert tuple(points) == played.points
         assert tuple(taken) == played.taken
+        # each card came from the hand of the seat whose turn it was (seats play in the
+        # order of their numbers from the leader) and was one it was allowed to play
+        remaining = [list(h) for h in dealt.hands]
+        for trick_leader, trick in played.tricks:
+            for i, card in enumerate(trick):
+                seat = (trick_leader + i) % seats
+                allowed, _ = legal_cards(ruleset, trump, list(trick[:i]), remaining[seat])
+                assert card in allowed, (seat, card, trick[:i], remaining[seat])
+                remaining[seat].remove(card)
+        assert remaining == [[] for _ in range(seats)]
 
 
 # --------------------------------------------------------------------- 2. best meld = oracle
@@ -633,3 +644,19 @@ def test_parse_record_mutated_records_only_raise_invalid_input(
 ) -> None:
     ruleset = rules.PRESETS[preset_id]
     _assert_only_invalid_input(ruleset, data.draw(mutated_records(ruleset), label="record"))
+
+
+@pytest.mark.parametrize("preset_id", list(rules.PRESETS))
+def test_a_simulated_bid_is_a_legal_bid_at_or_below_the_estimate(preset_id: str) -> None:
+    """The simulator bids the minimum or a step of the ruleset, never above what it
+    estimated: :func:`rules.simulate._round_bid` rounds down to the bidding steps."""
+    from rules.simulate import _round_bid
+
+    ruleset = rules.PRESETS[preset_id]
+    low, step = ruleset.min_bid, ruleset.bid_step
+    assert _round_bid(ruleset, 0) == low
+    assert _round_bid(ruleset, low - 1) == low
+    assert _round_bid(ruleset, low) == low
+    assert _round_bid(ruleset, low + step - 1) == low
+    assert _round_bid(ruleset, low + step) == low + step
+    assert _round_bid(ruleset, low + 7 * step + 3) == low + 7 * step
