@@ -374,7 +374,8 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         key: str, text: str, *paths: str, house: bool = False, run_on: bool = False
     ) -> Statement:
         """A statement, marked "Turnierregel" if ``key`` or one of ``paths`` is in the
-        ruleset's ``house_rules``, or if ``house`` (a choice of the tournament itself)."""
+        ruleset's ``house_rules``, or if ``house`` (a choice of the tournament itself);
+        ``run_on`` prints it in the list item before it (:meth:`Section.note_items`)."""
         return Statement(key, text, house or ruleset.is_house_rule(key, *paths), run_on)
 
     sections: list[Section] = []
@@ -558,13 +559,9 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     family = next((m for m in ruleset.melds if m.ranks == "ATKQJ"), None)
     # the pair inside a family: a plain one beside a family in any suit; beside a family
     # made only in trump (seed 000's Sequenz) the trump pair, the Königliche Hochzeit
-    pair_suit = "trump" if family is not None and family.suit == "trump" else "plain"
+    want_trump = family is not None and family.suit == "trump"
     pair = next(
-        (
-            m
-            for m in ruleset.melds
-            if m.ranks == "KQ" and (m.suit == "trump") == (pair_suit == "trump")
-        ),
+        (m for m in ruleset.melds if m.ranks == "KQ" and (m.suit == "trump") == want_trump),
         None,
     )
     classes = [
@@ -791,6 +788,17 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 "War das Gebot nicht mehr zu erreichen, verliert er stattdessen %(p)s."
             ) % {"p": _penalty(ab.declarer_when_unreachable)}
         s.notes.append(st("abgehen", text))
+        if sit_out and ab.opponents_bonus.kind == "per-player" and 4 in ruleset.seat_counts:
+            s.notes.append(
+                st(
+                    "abgehen.sitting_out",
+                    _("Der aussetzende Geber zählt dabei nicht mit."),
+                    # the seed counts the players of the hand; whether the dealer who sits
+                    # out is one of them it does not say
+                    house=True,
+                    run_on=True,
+                )
+            )
         # when and, at four, the partner: statements of their own, so a preset whose seed
         # says neither (seed 002 "Abschreiben") marks them
         s.notes.append(
@@ -804,18 +812,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             s.notes.append(
                 st(
                     "abgehen.partner",
-                    _("Zu viert schreibt auch sein Partner keine Meldung."),
-                    run_on=True,
-                )
-            )
-        if sit_out and ab.opponents_bonus.kind == "per-player" and 4 in ruleset.seat_counts:
-            s.notes.append(
-                st(
-                    "abgehen.sitting_out",
-                    _("Der aussetzende Geber zählt dabei nicht mit."),
-                    # the seed counts the players of the hand; whether the dealer who sits
-                    # out is one of them it does not say
-                    house=True,
+                    _("Sein Partner meldet auch nichts."),
                     run_on=True,
                 )
             )
@@ -912,7 +909,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 ruleset.durch_ohne_dabb,
                 # seed 001 "Der Durch": the 2000 is for a Durch laid open from the hand,
                 # the Dabb never turned; seed 002's "ohne Tapp" asks only the second
-                _("aufgelegt von der Hand (%(dabb)s bleibt zu)") % {"dabb": w.dabb}
+                _("ohne %(dabb)s, aufgelegt (%(dabb)s bleibt zu)") % {"dabb": w.dabb}
                 if ruleset.wording == "swabian"
                 else _("ohne %(dabb)s (%(dabb)s bleibt zu)") % {"dabb": w.dabb},
             ),

@@ -175,9 +175,9 @@ Ober 60, Kings 80, Aces 100, family 100/150, all eight of a rank 1000, all cards
 to tens, the bid checked on exact points ("Der normale Spielablauf"); lost game: −2×bid,
 melds struck, the others melds + tricks + 100 ("Verlorene Spiele"); Abschreiben: −bid, the
 others their melds ("Abschreiben"); Verwerfen: −2×bid, melds struck ("Verwerfen");
-misdiscard scored as a lost game ("Falsches Drücken"); Durch 1000, laid open 1500, without the
-Dabb 2000, lost −2000, the others 0, played without trump ("Der Durch"); follow suit and head the trick, trump when
-void, overtrump ("Der normale Spielablauf"); the player right of the dealer bids first and
+misdiscard scored as a lost game ("Falsches Drücken"); Durch 1000, laid open 1500, without
+the Dabb 2000, lost −2000, the others 0, played without trump ("Der Durch"); follow suit and
+head the trick, trump when void, overtrump ("Der normale Spielablauf"); the player right of the dealer bids first and
 leads the first trick ("Der Reizwert", "Der normale Spielablauf"); the declarer may not
 discard a card he melds ("Der Reizwert") and leads in a Durch ("Der Durch").
 
@@ -246,6 +246,7 @@ SWABIAN_TRADITIONAL = Ruleset(
         "deals.3",
         "direction",
         "card_points",
+        "abgehen.when",
         "durch_trump",
         "rundgang_family",
         "min_bid",
@@ -294,8 +295,9 @@ seed names two regional customs).  Where the seed offers several values the firs
 48 cards (40 or 48), 14 cards + Dabb 6 at three (14/6, 15/3, 16/0), card points
 11/10/4/3/2/0 (four schemes), no trump in a Durch (the first card's suit is a regional
 custom); dealing, bidding and play go counter-clockwise (the seed gives only the order in
-which the cards are dealt, and strict counter-clockwise bidding as a regional variant).
-Beside a family the Rundgang counts 200 (trump family, as the seed reckons it)
+which the cards are dealt, and strict counter-clockwise bidding as a regional variant);
+conceding only before the first lead (the seed has the declarer concede after taking up the
+Dabb, instead of playing, but names no moment).  Beside a family the Rundgang counts 200 (trump family, as the seed reckons it)
 and 220 beside a plain one, whose pair is worth 20, not 40; ``specials_kept_apart`` is kept
 in the data but not printed, as no sheet has a column for special games.  Listed in
 ``house_rules`` ("Turnierregel").
@@ -353,6 +355,7 @@ DABB_APP = Ruleset(
         "no_specials",
         "durch_trump",
         "rounding",
+        "abgehen.partner",
     ),
 )
 """``dabb-app`` — seed 003, the rules of the Binokel app "Dabb".
@@ -372,9 +375,10 @@ says only that the deal passes clockwise); a card counts once per meld class (th
 only that a family's cards are not also a pair); 10 for the last trick (so 250 in all); melds
 count only with a trick; no rounding (the app counts exact points); Verwerfen −2×bid with melds
 struck, and a misdiscard loses the game at double the bid (the app itself prevents both, but a
-table playing its rules needs a ruling); no Durch or Bettel, and should a tournament add a
-Durch, it has no trump (``durch_trump``, as in seeds 001 and 002).  Listed in
-``house_rules`` ("Turnierregel").
+table playing its rules needs a ruling); when the declarer concedes at four his partner
+melds nothing either (the seed names only what the opponents get); no Durch or Bettel, and
+should a tournament add a Durch, it has no trump (``durch_trump``, as in seeds 001 and
+002).  Listed in ``house_rules`` ("Turnierregel").
 """
 
 PARTNERSHIP_250 = Ruleset(
@@ -473,8 +477,8 @@ bid winner leads the first trick ("Stichphase"); the partners pass four cards ea
 
 Where the seed is silent (FIELD-NOTES practice): the direction of play (the seed gives the
 deal passing to the left and bidding to the left, not which way play goes); Verwerfen
-−2×bid with melds struck; no misdiscard (there is no Dabb to discard to); no Durch or Bettel, and should a tournament add
-a Durch, it has no trump (``durch_trump``, as in seeds 001 and 002).  Listed in
+−2×bid with melds struck; no misdiscard (there is no Dabb to discard to); no Durch or
+Bettel, and should a tournament add a Durch, it has no trump (``durch_trump``, as in seeds 001 and 002).  Listed in
 ``house_rules`` ("Turnierregel").
 """
 

@@ -92,7 +92,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", 99, "doppelte Reizwert belastet"),
         ("abgehen", "Abschreiben: Der Spielführer gibt", 90, "mit dem Reizwert belastet"),
         ("abgehen.when", "Nur vor dem ersten Ausspiel.", HOUSE, ""),
-        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", HOUSE, ""),
+        ("abgehen.partner", "Sein Partner meldet auch nichts.", HOUSE, ""),
         ("revoke", "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt)", 103, "Verwirft sich ein Spieler"),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("revoke.declarer_bonus", "Verwirft der Spielführer", HOUSE, ""),
@@ -137,15 +137,15 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("won", "Gewonnen:", 139, "den Reizwert erreicht hat"),
         ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", HOUSE, ""),
         ("abgehen", "Abgehen: Der Spielführer gibt auf und nennt die Farbe", 71, "wählt die Trumpffarbe, in die er abgehen will"),
-        ("abgehen.when", "Nur vor dem ersten Ausspiel.", 71, "auch nach Aufnahme des Dabb"),
-        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", 76, "beim Kreuzbinokel auch sein Mitspieler"),
+        ("abgehen.when", "Nur vor dem ersten Ausspiel.", HOUSE, ""),
+        ("abgehen.partner", "Sein Partner meldet auch nichts.", 76, "beim Kreuzbinokel auch sein Mitspieler"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Das gilt auch, wenn er eine gemeldete Karte drückt.", 84, "eine gemeldete Karte versehentlich gedrückt"),
         ("durch", "Durch: Der Spielführer macht alle Stiche", 163, "alle Stiche zu machen"),
         ("durch_trump", "Trumpf gibt es keinen.", HOUSE, ""),
         ("special_lead", "Er spielt aus.", 163, "beginnt (kommt raus)"),
-        ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, aufgelegt von der Hand (Dabb bleibt zu) +2000.", 165, "aufgelegte Durch von der Hand"),
+        ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, ohne Dabb, aufgelegt (Dabb bleibt zu) +2000.", 165, "aufgelegte Durch von der Hand"),
         ("durch.lost", "Verloren -2000.", HOUSE, ""),
         ("bettel", "Bettel: Der Spielführer macht keinen Stich", 169, "keinen Stich zu machen"),
         ("special_lead.bettel", "Er spielt aus.", HOUSE, ""),
@@ -181,8 +181,8 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("won", "Gewonnen:", 98, "mindestens sein Gebot erreichen"),
         ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 98, "Punkte in Höhe seines Gebots abgezogen"),
         ("abgehen", "Abgehen: Der Spielführer gibt auf und nennt die Farbe", 54, "Er wählt eine Trumpffarbe zum Abgehen"),
-        ("abgehen.when", "Nur vor dem ersten Ausspiel.", 52, "nach dem Aufnehmen des Dabbs"),
-        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", 56, "Gegenspieler erhalten"),
+        ("abgehen.when", "Nur vor dem ersten Ausspiel.", 57, "es werden keine Stiche gespielt"),
+        ("abgehen.partner", "Sein Partner meldet auch nichts.", HOUSE, ""),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Falsch gedrückt", HOUSE, ""),
@@ -217,7 +217,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 66, "ihr Gebot von ihrem Gesamtergebnis abgezogen"),
         ("abgehen", "Aufgeben: Der Spielführer gibt auf", 68, "kann in diesem Moment die Hand aufgeben"),
         ("abgehen.when", "Nur vor dem ersten Ausspiel.", 68, "kann in diesem Moment die Hand aufgeben"),
-        ("abgehen.partner", "Zu viert schreibt auch sein Partner keine Meldung.", 68, "ihr Gebot wird von ihrem Gesamtergebnis abgezogen"),
+        ("abgehen.partner", "Sein Partner meldet auch nichts.", 68, "ihr Gebot wird von ihrem Gesamtergebnis abgezogen"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("no_specials", "Durch und Bettel gibt es nicht.", HOUSE, ""),
@@ -363,7 +363,7 @@ def test_club_words_and_no_dabb_words_without_a_dabb(lang):
 def test_english_gives_the_german_name_of_special_games_and_one_minus_sign():
     text = text_of(handout_pdf("swabian-traditional", "en"))
     assert "laid open (Durch aufgelegt) +1500" in text
-    assert "laid open from the hand, the Dabb left closed (Durch ohne Dabb) +2000" in text
+    assert "laid open without the Dabb, which stays closed (Durch ohne Dabb) +2000" in text
     assert "Conceding (Abgehen):" in text
     for preset in PRESETS:
         for lang in ("de", "en"):
@@ -492,7 +492,7 @@ def test_a_lost_game_says_the_trick_points_do_not_count_either():
 
 def test_conceding_in_teams_strikes_the_partners_melds_too():
     """Seed 001 "Abgehen": at Kreuzbinokel the partner may not meld either."""
-    assert "Zu viert schreibt auch sein Partner keine Meldung." in _text("swabian-traditional")
+    assert "Sein Partner meldet auch nichts." in _text("swabian-traditional")
     assert (
         "Partner"
         not in handout.build(PRESETS["swabian-traditional"], "de", "sit-out")
