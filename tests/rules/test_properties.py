@@ -647,9 +647,11 @@ def test_parse_record_mutated_records_only_raise_invalid_input(
 
 
 @pytest.mark.parametrize("preset_id", list(rules.PRESETS))
-def test_a_simulated_bid_is_a_legal_bid_at_or_below_the_estimate(preset_id: str) -> None:
-    """The simulator bids the minimum or a step of the ruleset, never above what it
-    estimated: :func:`rules.simulate._round_bid` rounds down to the bidding steps."""
+def test_a_simulated_bid_rounds_down_to_a_bidding_step_and_is_at_least_the_minimum(
+    preset_id: str,
+) -> None:
+    """:func:`rules.simulate._round_bid` turns the simulator's estimate into a bid: down to
+    the ruleset's bidding steps, and never below the minimum bid."""
     from rules.simulate import _round_bid
 
     ruleset = rules.PRESETS[preset_id]
