@@ -1,0 +1,94 @@
+"""Confirming a paper table's round totals (:func:`scoring.services.confirm_table_totals`):
+who may, what is refused with which words, what a confirmation writes, and that the public
+standings are made stale afterwards.  Found by mutation testing (docs/testing.md): these
+effects had no test of their own."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+
+from scoring import services
+from scoring.models import RoundTotal
+from tests.conftest import make_tournament
+from tests.web.test_integrity import second_clerk  # noqa: F401 (fixture)
+from tests.web.test_services import three_table
+from tournament.roles import CLERK_GROUP
+
+pytestmark = pytest.mark.django_db
+
+OWN = "Die eigene Eingabe kann nicht bestätigt werden; das macht ein zweites Konto."
+NOTHING_LEFT = "Hier ist nichts mehr zu bestätigen."
+
+
+@pytest.fixture
+def paper_table(clerk):
+    tournament = make_tournament(entry_mode="totals", confirmation_required=True)
+    table = three_table(tournament)
+    inputs = {
+        0: services.TotalInput(1230, 2, 1),
+        1: services.TotalInput(-180, 1, 2),
+        2: services.TotalInput(2450, 4, 0),
+    }
+    services.save_round_totals(table, inputs, clerk)
+    return table
+
+
+def rows(table):
+    """(position, points, version, confirmer) of the table's stored totals."""
+    return [
+        (p, t.points, t.version, t.confirmed_by and t.confirmed_by.username)
+        for p, t in sorted(services.table_totals(table).items())
+    ]
+
+
+def test_only_the_tournaments_own_clerks_confirm(paper_table, django_user_model):
+    outsider = django_user_model.objects.create_user("fremd", password="pw-fremd-123")
+    outsider.groups.add(Group.objects.get(name=CLERK_GROUP))  # a clerk, not of this evening
+    before = rows(paper_table)
+    with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
+        services.confirm_table_totals(paper_table, outsider, {0: 1, 1: 1, 2: 1})
+    assert rows(paper_table) == before
+
+
+def test_refusals_say_why_and_change_nothing(paper_table, clerk, second_clerk):  # noqa: F811
+    before = rows(paper_table)
+    with pytest.raises(services.ConfirmationRefused) as own:
+        services.confirm_table_totals(paper_table, clerk, {0: 1, 1: 1, 2: 1})
+    assert str(own.value) == OWN
+    with pytest.raises(services.StaleTotals) as stale:
+        services.confirm_table_totals(paper_table, second_clerk, {0: 1, 1: 2, 2: 1})
+    assert stale.value.changed == [1]
+    assert {p: (t.points, t.version) for p, t in stale.value.totals.items()} == {
+        0: (1230, 1),
+        1: (-180, 1),
+        2: (2450, 1),
+    }
+    assert rows(paper_table) == before
+
+
+def test_a_confirmation_is_kept_in_the_history_and_makes_the_standings_stale(
+    paper_table,
+    second_clerk,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
+    key = f"standings-version:{paper_table.round.tournament_id}"
+    cached = services.cache_version(key)
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = services.confirm_table_totals(paper_table, second_clerk, {0: 1, 1: 1, 2: 1})
+    assert confirmed == 3
+    assert services.cache_version(key) == cached + 1
+    # points and versions stay; the confirmer is recorded, in the history too
+    assert rows(paper_table) == [
+        (0, 1230, 1, "clerk2"),
+        (1, -180, 1, "clerk2"),
+        (2, 2450, 1, "clerk2"),
+    ]
+    for total in RoundTotal.objects.filter(round=paper_table.round):
+        assert total.confirmed_at is not None
+        latest = total.history.order_by("-history_date", "-history_id").first()
+        assert latest.history_change_reason == "bestätigt"
+        assert latest.confirmed_by_id == second_clerk.pk
+    with pytest.raises(services.ConfirmationRefused) as again:
+        services.confirm_table_totals(paper_table, second_clerk, {0: 1, 1: 1, 2: 1})
+    assert str(again.value) == NOTHING_LEFT
