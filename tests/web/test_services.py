@@ -144,3 +144,27 @@ def test_kreuzbinokel_teams_are_credited_the_team_score(db, clerk):
     assert evaluation.ok, evaluation.errors
     # team 0+2: 140 melds + 160 tricks = 300 >= 300; team 1+3: 20 + 90
     assert hand.scores == [300, 110, 300, 110]
+
+
+@pytest.mark.parametrize(
+    ("engine_field", "form_field"),
+    [
+        # per-seat inputs: the engine counts the hand's seats, the form names table places
+        ("melds[0]", "melds_2"),
+        ("tricks[1]", "tricks_0"),
+        ("tricks_taken[2]", "tricks_taken_1"),
+        # anything else with an index is the whole field, never a made-up place
+        ("melds[x]", "melds"),
+        ("melds[\u0661]", "melds"),  # an Arabic-Indic one: a digit, but no index
+        ("melds[1][2]", "melds"),
+        ("bid[0]", "bid"),
+        ("penalty.type", "penalty_type"),
+        ("penalty.seat", "penalty_seat"),
+        ("penalty", "penalty_type"),
+        ("seats", "__all__"),
+        ("trump", "trump"),
+    ],
+)
+def test_an_engine_error_lands_at_its_form_field(engine_field, form_field):
+    """The seats of the hand are table places 2, 0, 1 here (the dealer of four sits out)."""
+    assert services._field_for(engine_field, [2, 0, 1]) == form_field
