@@ -408,3 +408,57 @@ def test_a_house_rule_covers_its_own_path_and_every_path_below_it():
     assert not ruleset.is_house_rule("durch_aufgelegt.won")  # same start, another name
     assert ruleset.is_house_rule("min_bid", "durch.won")  # any of several paths
     assert not ruleset.is_house_rule()
+
+
+# ------------------------------------------- size limits (rules.ruleset.check_limits)
+
+
+def limit_errors(**changes):
+    """The errors of the club preset with ``changes`` (top-level keys of its dict)."""
+    data = {**CLUB.to_dict(), **changes}
+    del data["fingerprint"]
+    try:
+        Ruleset.from_dict(data)
+    except RulesetError as exc:
+        return [(e.field, e.code, e.message, e.params) for e in exc.errors]
+    return []
+
+
+def test_texts_may_reach_their_limit_and_not_one_character_more():
+    assert limit_errors(name_de="N" * 200) == []
+    assert limit_errors(name_de="N" * 201) == [
+        ("name_de", "too_long", "at most 200 characters (201 given)", {"limit": 200, "length": 201})
+    ]
+    # the id has its own, shorter limit: a 60-character database column
+    assert limit_errors(id="i" * 60) == []
+    assert limit_errors(id="i" * 61) == [
+        ("id", "too_long", "at most 60 characters (61 given)", {"limit": 60, "length": 61})
+    ]
+
+
+def test_lists_between_their_fewest_and_most_entries():
+    melds = CLUB.to_dict()["melds"]
+    assert limit_errors(melds=[]) == [
+        ("melds", "too_few", "at least 1 entries needed", {"limit": 1, "length": 0})
+    ]
+    many = [{**melds[0], "id": f"m{i}"} for i in range(41)]
+    assert limit_errors(melds=many) == [
+        ("melds", "too_many", "at most 40 entries (41 given)", {"limit": 40, "length": 41})
+    ]
+
+
+def test_the_parts_of_a_list_are_checked_with_their_path():
+    melds = CLUB.to_dict()["melds"]
+    long_label = [{**melds[0], "label_de": "L" * 201}, *melds[1:]]
+    assert limit_errors(melds=long_label) == [
+        (
+            "melds[0].label_de",
+            "too_long",
+            "at most 200 characters (201 given)",
+            {"limit": 200, "length": 201},
+        )
+    ]
+    assert limit_errors(house_rules=["h" * 200]) == []
+    assert limit_errors(house_rules=["min_bid", "h" * 201]) == [
+        ("house_rules[1]", "too_long", "at most 200 characters", {"limit": 200, "length": 201})
+    ]
