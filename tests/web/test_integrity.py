@@ -410,3 +410,22 @@ def test_database_refuses_what_the_rules_forbid(tournament, clerk):
             table=table, hand_number=1, claim="x", decision="y",
             consequence="verwerfen", offender=None, decided_by=clerk,
         )  # fmt: skip
+
+
+def test_revoke_checker_names_each_bad_card_once_at_its_field(tournament):
+    """:func:`scoring.services.judge_play` turns the engine's indexed fields into the form's
+    fields, each message once, a listed card named in front of its message."""
+    judged, errors = services.judge_play(
+        tournament, services.PlayCheck(trump="S", trick=["AH"], hand=["TH", "ZZ", "ZZ"], card="TH")
+    )
+    assert judged is None
+    assert list(errors) == ["hand"]
+    (message,) = errors["hand"]  # the same bad code twice: one message
+    assert message.startswith("ZZ: Kein Kartencode")
+    # a problem of the whole trick has no card to name, and the card played has no list
+    judged, errors = services.judge_play(
+        tournament, services.PlayCheck(trump="S", trick=["AH"] * 5, hand=["TH"], card="KC")
+    )
+    assert judged is None and sorted(errors) == ["card", "trick"]
+    assert not any(m.startswith("AH:") for m in errors["trick"])
+    assert errors["card"] == ["Die gespielte Karte muss in der Hand sein."]
