@@ -413,7 +413,7 @@ def test_a_house_rule_covers_its_own_path_and_every_path_below_it():
 # ------------------------------------------- size limits (rules.ruleset.check_limits)
 
 
-def limit_errors(**changes):
+def errors_of(**changes):
     """The errors of the club preset with ``changes`` (top-level keys of its dict)."""
     data = {**CLUB.to_dict(), **changes}
     del data["fingerprint"]
@@ -425,24 +425,24 @@ def limit_errors(**changes):
 
 
 def test_texts_may_reach_their_limit_and_not_one_character_more():
-    assert limit_errors(name_de="N" * 200) == []
-    assert limit_errors(name_de="N" * 201) == [
+    assert errors_of(name_de="N" * 200) == []
+    assert errors_of(name_de="N" * 201) == [
         ("name_de", "too_long", "at most 200 characters (201 given)", {"limit": 200, "length": 201})
     ]
     # the id has its own, shorter limit: a 60-character database column
-    assert limit_errors(id="i" * 60) == []
-    assert limit_errors(id="i" * 61) == [
+    assert errors_of(id="i" * 60) == []
+    assert errors_of(id="i" * 61) == [
         ("id", "too_long", "at most 60 characters (61 given)", {"limit": 60, "length": 61})
     ]
 
 
 def test_lists_between_their_fewest_and_most_entries():
     melds = CLUB.to_dict()["melds"]
-    assert limit_errors(melds=[]) == [
+    assert errors_of(melds=[]) == [
         ("melds", "too_few", "at least 1 entries needed", {"limit": 1, "length": 0})
     ]
     many = [{**melds[0], "id": f"m{i}"} for i in range(41)]
-    assert limit_errors(melds=many) == [
+    assert errors_of(melds=many) == [
         ("melds", "too_many", "at most 40 entries (41 given)", {"limit": 40, "length": 41})
     ]
 
@@ -450,7 +450,7 @@ def test_lists_between_their_fewest_and_most_entries():
 def test_the_parts_of_a_list_are_checked_with_their_path():
     melds = CLUB.to_dict()["melds"]
     long_label = [{**melds[0], "label_de": "L" * 201}, *melds[1:]]
-    assert limit_errors(melds=long_label) == [
+    assert errors_of(melds=long_label) == [
         (
             "melds[0].label_de",
             "too_long",
@@ -458,7 +458,147 @@ def test_the_parts_of_a_list_are_checked_with_their_path():
             {"limit": 200, "length": 201},
         )
     ]
-    assert limit_errors(house_rules=["h" * 200]) == []
-    assert limit_errors(house_rules=["min_bid", "h" * 201]) == [
+    assert errors_of(house_rules=["h" * 200]) == []
+    assert errors_of(house_rules=["min_bid", "h" * 201]) == [
         ("house_rules[1]", "too_long", "at most 200 characters", {"limit": 200, "length": 201})
     ]
+
+
+# ------------------------------------------- playability (rules.ruleset._check_consistency)
+
+_BASE = CLUB.to_dict()
+_PAIR = _BASE["melds"][0]
+_FIXED = next(m for m in _BASE["melds"] if m["suit"] == "fixed")
+_FOUR = {"seats": 4, "cards_per_player": 9, "dabb": 4}
+_EXTRA = len(_BASE["melds"])  # the index of a meld added at the end
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"id": ""}, [("id", "id", "must be a non-empty string", {})]),
+        ({"deck_size": 36}, [("deck_size", "deck_size", "a Binokel pack has 40 or 48 cards", {})]),
+        (
+            {"deals": []},
+            [
+                ("deals", "no_deals", "at least one table size is needed", {}),
+                ("partnerships", "partnerships", "partnerships need a 4-seat table", {}),
+            ],
+        ),
+        (
+            {"deals": [{"seats": 5, "cards_per_player": 8, "dabb": 0}, _FOUR]},
+            [("deals[0].seats", "table_size", "tables have 2, 3 or 4 players", {})],
+        ),
+        (
+            {"deals": [{"seats": 3, "cards_per_player": 12, "dabb": 4}] * 2 + [_FOUR]},
+            [("deals[1].seats", "twice", "3 seats listed twice", {"value": 3})],
+        ),
+        (
+            {"deals": [{"seats": 3, "cards_per_player": 0, "dabb": 4}, _FOUR]},
+            [
+                (
+                    "deals[0]",
+                    "deal_counts",
+                    "cards per player must be positive and the Dabb not negative",
+                    {},
+                )
+            ],
+        ),
+        (
+            {"deals": [{"seats": 3, "cards_per_player": 12, "dabb": 5}, _FOUR]},
+            [
+                (
+                    "deals[0]",
+                    "deal_sum",
+                    "3×12 cards + Dabb 5 do not make the 40-card pack",
+                    {"seats": 3, "cards": 12, "dabb": 5, "deck": 40},
+                )
+            ],
+        ),
+        ({"min_bid": 155}, [("min_bid", "tens", "must be a positive multiple of 10", {})]),
+        ({"bid_step": 0}, [("bid_step", "tens", "must be a positive multiple of 10", {})]),
+        ({"max_raise": 5}, [("max_raise", "max_raise", "must be at least the bid step", {})]),
+        (
+            {"card_points": {**_BASE["card_points"], "ace": -1}},
+            [("card_points.ace", "negative", "must not be negative", {})],
+        ),
+        ({"last_trick_bonus": -10}, [("last_trick_bonus", "negative", "must not be negative", {})]),
+        (
+            {"melds": [*_BASE["melds"], _PAIR]},
+            [(f"melds[{_EXTRA}].id", "twice", "meld id 'pair' used twice", {"value": "pair"})],
+        ),
+        (
+            {"melds": [{**_PAIR, "points": 0}, *_BASE["melds"][1:]]},
+            [("melds[0].points", "positive", "must be positive", {})],
+        ),
+        (
+            {"melds": [*_BASE["melds"], {**_FIXED, "id": "f2", "ranks": "A"}]},
+            [(f"melds[{_EXTRA}]", "meld_shape", "a fixed meld lists its cards and no ranks", {})],
+        ),
+        (
+            {"melds": [*_BASE["melds"], {**_FIXED, "id": "f2", "cards": ["ah", "9H", "ZZ"]}]},
+            [
+                (
+                    f"melds[{_EXTRA}].cards",
+                    "card",
+                    "'ah' is not a canonical card code",
+                    {"value": "ah"},
+                ),
+                (
+                    f"melds[{_EXTRA}].cards",
+                    "not_in_pack",
+                    "9H is not in a 40-card pack",
+                    {"value": "9H", "deck": 40},
+                ),
+                (
+                    f"melds[{_EXTRA}].cards",
+                    "card",
+                    "'ZZ' has an unknown rank 'Z' (A T K Q J 9/7)",
+                    {"value": "ZZ"},
+                ),
+            ],
+        ),
+        (
+            {"melds": [*_BASE["melds"], {**_PAIR, "id": "s2", "cards": ["AH"]}]},
+            [
+                (
+                    f"melds[{_EXTRA}]",
+                    "meld_shape",
+                    "a suit or kind meld lists ranks and no cards",
+                    {},
+                )
+            ],
+        ),
+        (
+            {"melds": [*_BASE["melds"], {**_PAIR, "id": "s2", "ranks": "Z9AAA"}]},
+            [
+                (f"melds[{_EXTRA}].ranks", "card", "unknown rank 'Z'", {"value": "Z"}),
+                (
+                    f"melds[{_EXTRA}].ranks",
+                    "not_in_pack",
+                    "rank 9 is not in a 40-card pack",
+                    {"value": "9", "deck": 40},
+                ),
+                (
+                    f"melds[{_EXTRA}].ranks",
+                    "two_copies",
+                    "the pack has only two cards of each rank and suit",
+                    {},
+                ),
+            ],
+        ),
+        ({"partner_exchange": -1}, [("partner_exchange", "negative", "must not be negative", {})]),
+        (
+            {"partnerships": False, "partner_exchange": 4},
+            [("partner_exchange", "partnerships", "a card exchange needs partnerships", {})],
+        ),
+        (
+            {"durch": {"won": -5, "lost": 0}},
+            [("durch", "negative", "won and lost are points, not negative", {})],
+        ),
+    ],
+)
+def test_an_unplayable_ruleset_is_refused_with_every_reason(changes, expected):
+    """Each check names its field, a code the pages translate, its words and its numbers;
+    the club preset with one change breaks exactly that check."""
+    assert errors_of(**changes) == expected
