@@ -91,3 +91,75 @@ def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table)
     with pytest.raises(PermissionError, match="Die Runde ist abgeschlossen"):
         services.confirm_hand_at_table(hand, via, expected_version=1)
     assert confirmation(hand) == before
+
+
+# ----------------------------------------- every refusal's words, and what "stimmt" writes
+# (mutation testing, docs/testing.md: these had no test that read them)
+
+
+def test_each_refusal_of_stimmt_says_why_and_changes_nothing(at_table):
+    table = tables(at_table)[0]
+    hand = entered_at(table)
+    before = confirmation(hand)
+    entering = table_entry_services.source(links.live_link(table), ENTERING_PHONE)
+    opponent = table_entry_services.source(links.live_link(table), OPPONENT_PHONE)
+    with pytest.raises(services.ConfirmationRefused) as own_phone:
+        services.confirm_hand_at_table(hand, entering, expected_version=1)
+    assert str(own_phone.value) == (
+        "Dieses Spiel wurde auf diesem Handy eingetragen; „stimmt“ tippt ein Gegenspieler "
+        "auf seinem eigenen Handy."
+    )
+    with pytest.raises(services.StaleEntry) as stale:
+        services.confirm_hand_at_table(hand, opponent, expected_version=2)
+    assert (stale.value.hand.pk, stale.value.hand.version) == (hand.pk, 1)
+    assert confirmation(hand) == before
+    services.confirm_hand_at_table(hand, opponent, expected_version=1)
+    with pytest.raises(services.ConfirmationRefused) as twice:
+        services.confirm_hand_at_table(hand, opponent, expected_version=1)
+    assert str(twice.value) == "Spiel 1 ist schon bestätigt."
+
+
+def test_stimmt_is_refused_where_a_clerk_confirms(tournament):
+    tournament.table_entry = "clerk"  # entered at the table, confirmed by a clerk
+    tournament.save()
+    table = tables(tournament)[0]
+    hand = entered_at(table)
+    before = confirmation(hand)
+    opponent = table_entry_services.source(links.live_link(table), OPPONENT_PHONE)
+    with pytest.raises(services.ConfirmationRefused) as refused:
+        services.confirm_hand_at_table(hand, opponent, expected_version=1)
+    assert str(refused.value) == (
+        "Bei diesem Turnier bestätigt ein Schreiber die Spiele, nicht der Tisch."
+    )
+    assert confirmation(hand) == before
+
+
+def test_stimmt_is_kept_in_the_history_and_makes_the_standings_stale(
+    at_table, django_capture_on_commit_callbacks
+):
+    table = tables(at_table)[0]
+    hand = entered_at(table)
+    key = f"standings-version:{at_table.pk}"
+    cached = services.cache_version(key)
+    opponent = table_entry_services.source(links.live_link(table), OPPONENT_PHONE)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.confirm_hand_at_table(hand, opponent, expected_version=1)
+    assert services.cache_version(key) == cached + 1
+    latest = Hand.objects.get(pk=hand.pk).history.order_by("-history_date", "-history_id")[0]
+    assert latest.history_change_reason == "bestätigt"
+    assert latest.version == 1 and latest.confirmed_at is not None
+
+
+def test_a_phone_remembers_the_last_twenty_one_tables_it_confirms_for(at_table):
+    """The confirmation code is typed once per phone and table; the session keeps the
+    newest links (at most 21), drops anything that is not a link id, and ignores spaces."""
+    link = links.live_link(tables(at_table)[0])
+    code = links.confirmation_code(link)
+    session = {table_entry_services.CONFIRMER_SESSION_KEY: ["junk", *range(1000, 1030)]}
+    assert not table_entry_services.check_confirmation_code(session, link, "0000" + code)
+    assert not table_entry_services.check_confirmation_code(session, link, "")
+    assert session[table_entry_services.CONFIRMER_SESSION_KEY][0] == "junk"  # untouched
+    assert table_entry_services.check_confirmation_code(session, link, f" {code[:2]} {code[2:]}")
+    remembered = session[table_entry_services.CONFIRMER_SESSION_KEY]
+    assert remembered == [*range(1010, 1030), link.pk]
+    assert table_entry_services.is_confirmer(session, link)
