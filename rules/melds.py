@@ -193,7 +193,10 @@ def parse_hand(
     if max_cards is not None and len(cards) > max_cards:
         errors.append(
             FieldError(
-                field, f"{len(cards)} cards; a hand has at most {max_cards}", code="too_many"
+                field,
+                f"{len(cards)} cards given; at most {max_cards} allowed",
+                code="too_many",
+                params={"length": len(cards), "limit": max_cards},
             )
         )
     return parsed, errors

@@ -130,6 +130,8 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
     if code == "copies":
         return _("Jede Karte gibt es nur zweimal im Blatt.")
     if code == "too_many":
+        if "length" in p and "limit" in p:
+            return _("%(length)s Karten sind zu viele; höchstens %(limit)s.") % p
         return _("Zu viele Karten.")
     if code == "not_in_hand":
         return _("Die gespielte Karte muss in der Hand sein.")

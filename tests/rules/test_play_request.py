@@ -19,6 +19,12 @@ def problems(trump, trick, hand, card):
     return [(e.field, e.code, e.message) for e in raised.value.errors]
 
 
+def params(trump, trick, hand, card):
+    with pytest.raises(InvalidInput) as raised:
+        play_request(CLUB, trump, trick, hand, card)
+    return [e.params for e in raised.value.errors]
+
+
 def test_trump_decides_whether_a_void_player_must_trump():
     # no Heart in hand, Spades trump: the Club is a revoke (Trumpfzwang) ...
     assert play_request(CLUB, "S", ["AH"], ["KC", "QS"], "KC") == PlayVerdict(
@@ -36,15 +42,16 @@ def test_trump_decides_whether_a_void_player_must_trump():
 def test_a_trick_holds_at_most_one_card_less_than_the_largest_table():
     assert play_request(CLUB, "S", ["AH", "KH", "QH"], ["TH"], "TH").legal
     assert problems("S", ["AH", "KH", "QH", "JH"], ["TH"], "TH") == [
-        ("trick", "too_many", "4 cards; a hand has at most 3")
+        ("trick", "too_many", "4 cards given; at most 3 allowed")
     ]
+    assert params("S", ["AH", "KH", "QH", "JH"], ["TH"], "TH") == [{"length": 4, "limit": 3}]
 
 
 def test_a_hand_holds_at_most_the_largest_deal():
     twelve = ["AH", "AH", "TH", "TH", "KH", "KH", "QH", "QH", "JH", "JH", "AC", "AC"]
     assert play_request(CLUB, "S", [], twelve, "AH").legal
     assert problems("S", [], [*twelve, "TC"], "AH") == [
-        ("hand", "too_many", "13 cards; a hand has at most 12")
+        ("hand", "too_many", "13 cards given; at most 12 allowed")
     ]
 
 

@@ -429,3 +429,12 @@ def test_revoke_checker_names_each_bad_card_once_at_its_field(tournament):
     assert judged is None and sorted(errors) == ["card", "trick"]
     assert not any(m.startswith("AH:") for m in errors["trick"])
     assert errors["card"] == ["Die gespielte Karte muss in der Hand sein."]
+
+
+def test_revoke_checker_counts_the_cards_of_a_full_trick(tournament):
+    judged, errors = services.judge_play(
+        tournament,
+        services.PlayCheck(trump="S", trick=["AH", "KH", "QH", "JH"], hand=["TH"], card="TH"),
+    )
+    assert judged is None
+    assert errors == {"trick": ["4 Karten sind zu viele; höchstens 3."]}
