@@ -438,3 +438,44 @@ def test_revoke_checker_counts_the_cards_of_a_full_trick(tournament):
     )
     assert judged is None
     assert errors == {"trick": ["4 Karten sind zu viele; höchstens 3."]}
+
+
+def test_every_refusal_of_a_ruling_names_its_field_and_writes_nothing(
+    tournament, director, django_user_model
+):
+    """Each of :func:`scoring.services.record_ruling`'s own checks, with its words (mutation
+    testing, docs/testing.md)."""
+    table = three_table(tournament)
+
+    def ruling(**kw):
+        values = dict(
+            hand_number=1, claim="Nicht bedient", decision="Verworfen", consequence="",
+            offender=None, user=director,
+        )  # fmt: skip
+        values.update(kw)
+        return services.record_ruling(table, **values)
+
+    assert ruling(hand_number=99) == (
+        None,
+        {"hand_number": ["Spielnummer muss zwischen 1 und 12 liegen."]},
+    )
+    assert ruling(claim="  ", decision="") == (
+        None,
+        {
+            "claim": ["Bitte angeben, was beanstandet wurde."],
+            "decision": ["Bitte die Entscheidung angeben."],
+        },
+    )
+    assert ruling(offender=1) == (
+        None,
+        {
+            "offender": [
+                "Ohne Strafe wird kein Spieler bestraft; bitte Folge wählen oder Feld leeren."
+            ]
+        },
+    )
+    outsider = django_user_model.objects.create_user("fremd", password="pw-fremd-123")
+    outsider.groups.add(Group.objects.get(name=CLERK_GROUP))
+    with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
+        ruling(user=outsider)
+    assert not Ruling.objects.exists()

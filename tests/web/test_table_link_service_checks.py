@@ -148,6 +148,9 @@ def test_stimmt_is_kept_in_the_history_and_makes_the_standings_stale(
     latest = Hand.objects.get(pk=hand.pk).history.order_by("-history_date", "-history_id")[0]
     assert latest.history_change_reason == "bestätigt"
     assert latest.version == 1 and latest.confirmed_at is not None
+    # the history names the table that confirmed, as no account did
+    assert latest.history_user is None
+    assert latest.history_user_label == f"Tisch {table.number} (Link)"
 
 
 def test_a_phone_remembers_the_last_twenty_one_tables_it_confirms_for(at_table):
