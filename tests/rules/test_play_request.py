@@ -74,3 +74,34 @@ def test_every_problem_of_a_question_is_named_at_its_field():
         ("trump", "trump", "trump must be one of C, S, H, D"),
         ("hand[0]", "card", "'QQ' has an unknown suit 'Q' (C S H D)"),
     ]
+
+
+# --------------------------------------- the meld question's entry point, in-process too
+
+
+def meld_problems(trump, cards):
+    from rules.melds import meld_request
+
+    with pytest.raises(InvalidInput) as raised:
+        meld_request(CLUB, trump, cards)
+    return [(e.field, e.code, e.message) for e in raised.value.errors]
+
+
+def test_a_meld_question_needs_a_trump_and_at_most_a_hand_of_cards():
+    from rules.melds import meld_request
+
+    assert meld_request(CLUB, "H", ["KH", "QH"]).total == 40  # the trump pair (seed 002)
+    trump = ("trump", "trump", "trump must be one of C, S, H, D")
+    assert meld_problems(None, ["KH", "QH"]) == [trump]  # melding always has a trump
+    assert meld_problems("X", "KH") == [trump, ("cards", "type", "must be a list of card codes")]
+    twelve = ["AH", "AH", "TH", "TH", "KH", "KH", "QH", "QH", "JH", "JH", "AC", "AC"]
+    assert meld_request(CLUB, "H", twelve).total > 0
+    assert meld_problems("H", [*twelve, "TC"]) == [
+        ("cards", "too_many", "13 cards given; at most 12 allowed")
+    ]
+    assert meld_problems("H", ["AH"] * 3) == [
+        ("cards", "copies", "AH appears 3 times; the pack has two")
+    ]
+    assert meld_problems("H", ["KH", "Q"]) == [
+        ("cards[1]", "card", "'Q' is not a card code (rank then suit, e.g. 'AH')")
+    ]
