@@ -478,4 +478,27 @@ def test_every_refusal_of_a_ruling_names_its_field_and_writes_nothing(
     outsider.groups.add(Group.objects.get(name=CLERK_GROUP))
     with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
         ruling(user=outsider)
+    # a penalty needs this table's hand: game 1 of another table does not count
+    other = next(t for t in table.round.tables.all() if t.pk != table.pk)
+    services.save_hand(other, entry(), director)
+    assert ruling(consequence="verwerfen") == (
+        None,
+        {
+            "hand_number": ["Spiel 1 ist noch nicht erfasst; bitte zuerst das Spiel eintragen."],
+            "offender": ["Bitte den Spieler angeben."],
+        },
+    )
+    assert not Ruling.objects.exists()
+
+
+def test_a_paper_evening_takes_no_penalty_in_a_ruling(director):
+    paper = make_tournament(entry_mode="totals")
+    table = three_table(paper)
+    assert services.record_ruling(
+        table, hand_number=1, claim="Nicht bedient", decision="Verworfen",
+        consequence="verwerfen", offender=1, user=director,
+    ) == (
+        None,
+        {"consequence": ["Im Papiermodus wird die Strafe auf dem Spielblatt eingetragen."]},
+    )  # fmt: skip
     assert not Ruling.objects.exists()
