@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 
 from scoring import services
 from scoring.models import RoundTotal
-from tests.conftest import make_tournament
+from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_integrity import second_clerk  # noqa: F401 (fixture)
 from tests.web.test_services import three_table
 from tournament.roles import CLERK_GROUP
@@ -92,3 +92,42 @@ def test_a_confirmation_is_kept_in_the_history_and_makes_the_standings_stale(
     with pytest.raises(services.ConfirmationRefused) as again:
         services.confirm_table_totals(paper_table, second_clerk, {0: 1, 1: 1, 2: 1})
     assert str(again.value) == NOTHING_LEFT
+
+
+# ----------------------------------------------- storing a paper table's round totals
+
+
+def test_blank_declarer_counts_are_stored_as_none_played(clerk, django_capture_on_commit_callbacks):
+    """A clerk leaves "gewonnen"/"verloren" blank for a player who was never declarer: the
+    total is stored with 0 and 0, and given counts are stored as typed."""
+    tournament = make_tournament(entry_mode="totals")
+    table = three_table(tournament)
+    key = f"standings-version:{tournament.pk}"
+    cached = services.cache_version(key)
+    inputs = {
+        0: services.TotalInput(1230, None, None),
+        1: services.TotalInput(-180, 1, 2),
+        2: services.TotalInput(2450, 4, 0),
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        saved, errors = services.save_round_totals(table, inputs, clerk)
+    assert errors == {}
+    stored = {
+        p: (t.points, t.games_won, t.games_lost) for p, t in services.table_totals(table).items()
+    }
+    assert stored == {0: (1230, 0, 0), 1: (-180, 1, 2), 2: (2450, 4, 0)}
+    assert services.cache_version(key) == cached + 1  # the standings show it at once
+
+
+def test_a_first_entry_after_the_close_keeps_the_directors_reason(director):
+    tournament = make_tournament(entry_mode="totals")
+    table = three_table(tournament)
+    close_round_anyway(tournament)
+    inputs = {p: services.TotalInput(points, 0, 0) for p, points in enumerate((1230, -180, 2450))}
+    saved, errors = services.save_round_totals(
+        table, inputs, director, reason="Spielblatt nachgereicht"
+    )
+    assert errors == {} and len(saved) == 3
+    for total in saved:
+        (record,) = total.history.all()
+        assert record.history_change_reason == "Spielblatt nachgereicht"
