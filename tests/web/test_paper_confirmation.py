@@ -124,6 +124,11 @@ def test_a_first_entry_after_the_close_keeps_the_directors_reason(director):
     table = three_table(tournament)
     close_round_anyway(tournament)
     inputs = {p: services.TotalInput(points, 0, 0) for p, points in enumerate((1230, -180, 2450))}
+    assert services.save_round_totals(table, inputs, director) == (
+        None,
+        {"reason": ["Die Runde ist abgeschlossen: bitte den Grund der Korrektur angeben."]},
+    )
+    assert services.table_totals(table) == {}
     saved, errors = services.save_round_totals(
         table, inputs, director, reason="Spielblatt nachgereicht"
     )
