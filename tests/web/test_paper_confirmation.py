@@ -123,6 +123,7 @@ def test_a_first_entry_after_the_close_keeps_the_directors_reason(director):
     tournament = make_tournament(entry_mode="totals")
     table = three_table(tournament)
     close_round_anyway(tournament)
+    table = type(table).objects.get(pk=table.pk)  # the round as it is now: closed
     inputs = {p: services.TotalInput(points, 0, 0) for p, points in enumerate((1230, -180, 2450))}
     assert services.save_round_totals(table, inputs, director) == (
         None,
