@@ -1,7 +1,8 @@
-"""Confirming a paper table's round totals (:func:`scoring.services.confirm_table_totals`):
-who may, what is refused with which words, what a confirmation writes, and that the public
-standings are made stale afterwards.  Found by mutation testing (docs/testing.md): these
-effects had no test of their own."""
+"""Confirming entries: a paper table's round totals
+(:func:`scoring.services.confirm_table_totals`), the totals as stored, and a clerk confirming
+a hand (:func:`scoring.services.confirm_hand`): who may, what is refused with which words,
+what a confirmation writes, and that the public standings are made stale afterwards.  Found
+by mutation testing (docs/testing.md): these effects had no test of their own."""
 
 from __future__ import annotations
 
@@ -137,3 +138,39 @@ def test_a_first_entry_after_the_close_keeps_the_directors_reason(director):
     for total in saved:
         (record,) = total.history.all()
         assert record.history_change_reason == "Spielblatt nachgereicht"
+
+
+# ------------------------------------------------- a clerk confirming a hand (hand mode)
+
+
+def test_a_hand_is_confirmed_by_another_clerk_with_history_and_fresh_standings(
+    clerk,
+    second_clerk,  # noqa: F811
+    django_user_model,
+    django_capture_on_commit_callbacks,
+):
+    from scoring.models import Hand
+    from tests.web.test_services import entry
+
+    tournament = make_tournament(confirmation_required=True)
+    table = three_table(tournament)
+    hand, _ = services.save_hand(table, entry(), clerk)
+    outsider = django_user_model.objects.create_user("fremd", password="pw-fremd-123")
+    outsider.groups.add(Group.objects.get(name=CLERK_GROUP))
+    with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
+        services.confirm_hand(hand, outsider, hand.version)
+    with pytest.raises(services.ConfirmationRefused) as own:
+        services.confirm_hand(hand, clerk, hand.version)
+    assert str(own.value) == OWN
+    assert Hand.objects.get(pk=hand.pk).confirmed_at is None
+    key = f"standings-version:{tournament.pk}"
+    cached = services.cache_version(key)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.confirm_hand(hand, second_clerk, hand.version)
+    assert services.cache_version(key) == cached + 1
+    latest = Hand.objects.get(pk=hand.pk).history.order_by("-history_date", "-history_id")[0]
+    assert latest.history_change_reason == "bestätigt"
+    assert (latest.version, latest.confirmed_by_id) == (1, second_clerk.pk)
+    with pytest.raises(services.ConfirmationRefused) as twice:
+        services.confirm_hand(hand, second_clerk, hand.version)
+    assert str(twice.value) == "Spiel 1 ist schon bestätigt."
