@@ -502,3 +502,13 @@ def test_a_paper_evening_takes_no_penalty_in_a_ruling(director):
         {"consequence": ["Im Papiermodus wird die Strafe auf dem Spielblatt eingetragen."]},
     )  # fmt: skip
     assert not Ruling.objects.exists()
+
+
+def test_revoke_checker_names_a_card_the_tournaments_pack_lacks(tournament):
+    """A Neuner in a 40-card evening: the message names the pack of this tournament's
+    ruleset."""
+    judged, errors = services.judge_play(
+        tournament, services.PlayCheck(trump="S", trick=["AH"], hand=["9H", "KC"], card="KC")
+    )
+    assert judged is None
+    assert errors == {"hand": ["9H: Diese Karte gibt es im Blatt mit 40 Karten nicht."]}
