@@ -478,9 +478,11 @@ def test_every_refusal_of_a_ruling_names_its_field_and_writes_nothing(
     outsider.groups.add(Group.objects.get(name=CLERK_GROUP))
     with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
         ruling(user=outsider)
-    # a penalty needs this table's hand: game 1 of another table does not count
+    # a penalty needs this table's hand of that number: game 1 of another table, or game 2
+    # of this one, does not count
     other = next(t for t in table.round.tables.all() if t.pk != table.pk)
     services.save_hand(other, entry(), director)
+    services.save_hand(table, entry(number=2, dealer=1), director)
     assert ruling(consequence="verwerfen") == (
         None,
         {
