@@ -12,7 +12,6 @@ from django.contrib.auth.models import Group
 from scoring import services
 from scoring.models import RoundTotal
 from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_integrity import second_clerk  # noqa: F401 (fixture)
 from tests.web.test_services import three_table
 from tournament.roles import CLERK_GROUP
 
@@ -20,19 +19,6 @@ pytestmark = pytest.mark.django_db
 
 OWN = "Die eigene Eingabe kann nicht bestätigt werden; das macht ein zweites Konto."
 NOTHING_LEFT = "Hier ist nichts mehr zu bestätigen."
-
-
-@pytest.fixture
-def paper_table(clerk):
-    tournament = make_tournament(entry_mode="totals", confirmation_required=True)
-    table = three_table(tournament)
-    inputs = {
-        0: services.TotalInput(1230, 2, 1),
-        1: services.TotalInput(-180, 1, 2),
-        2: services.TotalInput(2450, 4, 0),
-    }
-    services.save_round_totals(table, inputs, clerk)
-    return table
 
 
 def rows(table):
@@ -52,7 +38,7 @@ def test_only_the_tournaments_own_clerks_confirm(paper_table, django_user_model)
     assert rows(paper_table) == before
 
 
-def test_refusals_say_why_and_change_nothing(paper_table, clerk, second_clerk):  # noqa: F811
+def test_refusals_say_why_and_change_nothing(paper_table, clerk, second_clerk):
     before = rows(paper_table)
     with pytest.raises(services.ConfirmationRefused) as own:
         services.confirm_table_totals(paper_table, clerk, {0: 1, 1: 1, 2: 1})
@@ -70,7 +56,7 @@ def test_refusals_say_why_and_change_nothing(paper_table, clerk, second_clerk): 
 
 def test_a_confirmation_is_kept_in_the_history_and_makes_the_standings_stale(
     paper_table,
-    second_clerk,  # noqa: F811
+    second_clerk,
     django_capture_on_commit_callbacks,
 ):
     key = f"standings-version:{paper_table.round.tournament_id}"
@@ -145,7 +131,7 @@ def test_a_first_entry_after_the_close_keeps_the_directors_reason(director):
 
 def test_a_hand_is_confirmed_by_another_clerk_with_history_and_fresh_standings(
     clerk,
-    second_clerk,  # noqa: F811
+    second_clerk,
     django_user_model,
     django_capture_on_commit_callbacks,
 ):

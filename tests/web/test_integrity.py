@@ -11,20 +11,12 @@ from django.urls import reverse
 
 from scoring import selectors, services
 from scoring.models import Hand, RoundTotal, Ruling
-from tests.conftest import assign_to_all_tournaments, close_round_anyway, make_tournament
+from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_services import entry, three_table
 from tournament import services as tournament_services
 from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def second_clerk(django_user_model):
-    user = django_user_model.objects.create_user("clerk2", password="pw-clerk2-123")
-    user.groups.add(Group.objects.get(name=CLERK_GROUP))
-    assign_to_all_tournaments(user)
-    return user
 
 
 @pytest.fixture
@@ -149,15 +141,8 @@ def test_a_round_with_unconfirmed_entries_closes_only_with_a_reason(
     assert not any(item.get("unconfirmed") for item in round_.forced_close_missing)
 
 
-def test_paper_totals_are_confirmed_per_table(client, clerk, second_clerk):
-    paper = make_tournament(entry_mode="totals", confirmation_required=True)
-    table = three_table(paper)
-    inputs = {
-        0: services.TotalInput(1230, 2, 1),
-        1: services.TotalInput(-180, 1, 2),
-        2: services.TotalInput(2450, 4, 0),
-    }
-    services.save_round_totals(table, inputs, clerk)
+def test_paper_totals_are_confirmed_per_table(client, clerk, second_clerk, paper_table):
+    table = paper_table
     progress = {p.table.pk: p for p in selectors.round_progress(table.round)}
     assert progress[table.pk].unconfirmed == 3
     versions = {0: 1, 1: 1, 2: 1}
