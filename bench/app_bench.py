@@ -15,8 +15,12 @@ the engine, and measures, with production settings (``DJANGO_DEBUG=0``):
   server (whitenoise), and their ratio — for the page and for the polled fragment (the
   server is :class:`bench.server.AppServer`: a port nothing else held, checked to answer as
   this run's before and after each wrk run; an error in its log fails the benchmark);
-- seconds for round 1's filled score sheets PDF (N/3 tables) and the overall results list
-  PDF (N players).
+- seconds for round 1's filled score sheets PDF (N/3 tables) as printed (the grid laid out
+  once, each table's text stamped on: printing/sheets.py), the same sheets laid out wholly by
+  WeasyPrint on every core as before issue 27 (bench/weasyprint_sheets.py) and the ratio,
+  the blank sheets, and the overall results list PDF (N players); each run in a forked
+  process of its own, in turns, with its peak resident memory (MB; for the WeasyPrint way
+  the larger of the process and its workers).
 
 The engine's best-meld and scoring time per hand (which do not depend on N) come last.
 Figures are medians over ``--repeat`` runs with the spread (min–max) in brackets.
@@ -118,21 +122,55 @@ def _child(players: int, repeat: int, wrk: bool) -> dict:
     result["standings_cached_queries"] = len(warm_queries)
 
     # PDFs
+    from bench import weasyprint_sheets
+
     round_1 = tournament.round_set.get(number=1)
-    sheets, results = [], []
+    pdfs.score_sheets_pdf(round_1, filled=True)  # fonts registered, templates compiled
+    connection.close()  # each measurement runs in a process of its own (peak memory)
+    ways = {
+        "sheets": lambda: pdfs.score_sheets_pdf(round_1, filled=True),
+        "sheets_weasyprint": lambda: weasyprint_sheets.score_sheets_pdf(round_1, filled=True),
+        "blank_sheets": lambda: pdfs.score_sheets_pdf(round_1, filled=False),
+        "results": lambda: pdfs.results_pdf(tournament),
+    }
+    measured: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
     for _ in range(max(1, min(repeat, 3))):
-        begin = time.perf_counter()
-        pdfs.score_sheets_pdf(round_1, filled=True)
-        sheets.append(time.perf_counter() - begin)
-        begin = time.perf_counter()
-        pdfs.results_pdf(tournament)
-        results.append(time.perf_counter() - begin)
-    result["sheets_pdf_s"] = _summary(sheets)
-    result["results_pdf_s"] = _summary(results)
+        for name, function in ways.items():  # in turns, so drift hits each the same
+            measured[name].append(_in_child(function))
+    for name, runs in measured.items():
+        result[f"{name}_pdf_s"] = _summary([seconds for seconds, _peak in runs])
+        result[f"{name}_peak_mb"] = max(peak for _seconds, peak in runs)
 
     if wrk:
         result["wrk"] = _wrk_runs(tournament.pk, client)
     return result
+
+
+def _in_child(function) -> tuple[float, float]:
+    """Run ``function`` in a forked process: its wall time in seconds and the peak resident
+    memory in MB of that process and of any worker processes it started (the larger)."""
+    import multiprocessing
+    import resource
+
+    def measure(pipe) -> None:
+        begin = time.perf_counter()
+        function()
+        seconds = time.perf_counter() - begin
+        peak = max(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+        )
+        pipe.send((seconds, peak / 1024))  # ru_maxrss is in KB on Linux
+
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=measure, args=(sender,))
+    process.start()
+    outcome = receiver.recv()
+    process.join()
+    if process.exitcode:
+        raise SystemExit(f"measuring {function} failed with exit code {process.exitcode}")
+    return outcome
 
 
 def _wrk_runs(tournament_id: int, client) -> dict:
@@ -299,6 +337,22 @@ def _table(results: list[dict], wrk: bool) -> list[tuple[str, list[str]]]:
             ]
     rows += [
         ("score sheets PDF, round 1 (s)", [_fmt(r["sheets_pdf_s"], 2) for r in results]),
+        (
+            "  the same wholly by WeasyPrint (s)",
+            [_fmt(r["sheets_weasyprint_pdf_s"], 2) for r in results],
+        ),
+        (
+            "  stamped: times faster",
+            [
+                f"{r['sheets_weasyprint_pdf_s']['median'] / r['sheets_pdf_s']['median']:.1f}"
+                for r in results
+            ],
+        ),
+        ("  blank sheets, stamped (s)", [_fmt(r["blank_sheets_pdf_s"], 2) for r in results]),
+        (
+            "  peak memory MB: stamped / WeasyPrint",
+            [f"{r['sheets_peak_mb']:.0f} / {r['sheets_weasyprint_peak_mb']:.0f}" for r in results],
+        ),
         ("results list PDF (s)", [_fmt(r["results_pdf_s"], 2) for r in results]),
     ]
     return rows

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 from django.conf import settings
 from django.urls import reverse
@@ -145,6 +145,102 @@ class Sheet:
     @property
     def scorer(self) -> Seat:
         return self.seats[self.table.scorer]
+
+
+def _named(seat: Seat) -> str:
+    """A seat as a score sheet names it: start number and name ("12 Anna Maier"), the name
+    isolated (:func:`isolate`)."""
+    return f"{seat.registration.start_number} {isolate(seat.registration.player)}"
+
+
+def _blank_if_none(value) -> str:
+    return "" if value is None else str(value)
+
+
+@dataclass
+class SheetPage:
+    """One printed page of a table's score sheet: ``rows`` are its games (at most
+    :data:`GAMES_PER_PAGE`), ``number`` counts from 1 within the sheet (``count`` pages).
+
+    :attr:`fields` holds every text of the page that belongs to its table, by field name
+    (``printing/templatetags/sheet_fields.py``); ``lines`` is set for the grid, with how
+    many lines each field whose height follows its text takes (``printing.score_sheets``).
+    """
+
+    sheet: Sheet
+    number: int
+    count: int
+    rows: list[SheetRow]
+    marks: dict[str, str]
+    lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def first(self) -> bool:
+        return self.number == 1
+
+    @property
+    def last(self) -> bool:
+        return self.number == self.count
+
+    @property
+    def qr(self) -> bool:
+        """Whether the page carries the table's QR code (a blank sheet's first page)."""
+        return self.first and bool(self.sheet.link_qr)
+
+    @cached_property
+    def fields(self) -> dict[str, str]:
+        """Field name → text as printed: "title" ("Runde 2 · Tisch 5"), "first-dealer",
+        "scorer", "seat-P" and "sign-P" (start number and name of position P), per row R
+        of the page "no-R", "dealer-R", "declarer-R", "bid-R", "trump-R", "outcome-R",
+        "cell-R-P-K" (K: 0 melds, 1 trick points, 2 score, 3 running total, in points) and
+        "mark-R" (K/N, filled sheets); on the last page "total-P" and "corrections"; "qr" is the table's
+        private link (blank sheets with table entry), printed as a QR code."""
+        sheet = self.sheet
+        fields = {
+            "title": _("Runde %(r)s · Tisch %(t)s")
+            % {"r": sheet.table.round.number, "t": sheet.table.number},
+            "first-dealer": _named(sheet.first_dealer),
+            "scorer": _named(sheet.scorer),
+        }
+        for p, seat in enumerate(sheet.seats):
+            fields[f"seat-{p}"] = _named(seat)
+        if self.qr:
+            fields["qr"] = sheet.link_address
+        for r, row in enumerate(self.rows):
+            hand = row.hand
+            fields[f"no-{r}"] = str(row.number)
+            fields[f"dealer-{r}"] = isolate(row.dealer_name)
+            fields[f"declarer-{r}"] = isolate(row.declarer)
+            fields[f"bid-{r}"] = _blank_if_none(hand.bid) if hand else ""
+            fields[f"trump-{r}"] = str(hand.get_trump_display()) if hand else ""
+            fields[f"outcome-{r}"] = row.outcome
+            for p, cells in enumerate(row.cells):
+                if cells[0] == "—" and hand is None:
+                    continue  # sits out: the grid strikes the cells
+                for k, value in enumerate(cells):
+                    fields[f"cell-{r}-{p}-{k}"] = _blank_if_none(value)
+            if sheet.filled:
+                fields[f"mark-{r}"] = (self.marks["corrected"] if row.corrected else "") + (
+                    self.marks["adjusted"] if row.adjusted else ""
+                )
+        if self.last:
+            for p in range(len(sheet.seats)):
+                fields[f"total-{p}"] = str(sheet.totals[p]) if sheet.totals else ""
+                fields[f"sign-{p}"] = _named(sheet.seats[p])
+            if sheet.corrections:
+                fields["corrections"] = " · ".join(sheet.corrections)
+        return fields
+
+
+def sheet_pages(sheets: list[Sheet]) -> list[SheetPage]:
+    """Every printed page of ``sheets``, in order (:class:`SheetPage`), with the correction
+    marks of the active language."""
+    marks = correction_marks()
+    return [
+        SheetPage(sheet, number, len(sheet.pages), rows, marks)
+        for sheet in sheets
+        for number, rows in enumerate(sheet.pages, start=1)
+    ]
 
 
 def _seats_by_table(round_: Round) -> dict[int, list[Seat]]:

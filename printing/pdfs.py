@@ -17,20 +17,18 @@ from scoring.services import forced_close_notes, seating_short
 from series.selectors import series_standings
 from tournament.models import Category, Round, Series, Tournament
 
-from . import documents, handout
-from .render import render_pdf, render_pdf_in_parts, split_into_parts
-
-# below this many tables per part, one process is quicker than starting a second
-PARALLEL_FROM_TABLES = 6
+from . import documents, handout, sheets
+from .render import render_pdf
 
 
-def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None, user=None) -> bytes:
-    """All score sheets of ``round_`` in one PDF, one table per page (more with over 15
-    games).  Tables are laid out in parts on the available cores
-    (:func:`printing.render.render_pdf_in_parts`)."""
+def score_sheet_pages(
+    round_: Round, filled: bool, link_base: str | None = None, user=None
+) -> tuple[list[documents.SheetPage], dict]:
+    """The printed pages of ``round_``'s score sheets (:func:`documents.sheet_pages`) and
+    the context the sheet template needs besides them."""
     tournament = round_.tournament
     sheets = documents.score_sheets(round_, filled, link_base, user)
-    base = {
+    context = {
         "tournament": tournament,
         "ruleset": tournament.ruleset,
         "seating": seating_short(tournament.ruleset),
@@ -41,12 +39,14 @@ def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None, 
         "printed_at": timezone.localtime(),
         "LANGUAGE_CODE": translation.get_language() or "de",
     }
-    chunks = split_into_parts(sheets, PARALLEL_FROM_TABLES)
-    return render_pdf_in_parts(
-        "printing/score_sheets.html",
-        [{**base, "sheets": chunk} for chunk in chunks],
-        [max(1, sum(len(s.pages) for s in chunk)) for chunk in chunks],
-    )
+    return documents.sheet_pages(sheets), context
+
+
+def score_sheets_pdf(round_: Round, filled: bool, link_base: str | None = None, user=None) -> bytes:
+    """All score sheets of ``round_`` in one PDF, one table per page (more with over 15
+    games): WeasyPrint lays out the grid of each kind of page once and each table's text is
+    stamped on (:mod:`printing.sheets`)."""
+    return sheets.score_sheets_pdf(*score_sheet_pages(round_, filled, link_base, user))
 
 
 def table_plan_pdf(round_: Round) -> bytes:

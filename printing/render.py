@@ -8,27 +8,21 @@ a user typed is written into CSS: the running head comes from attributes of the 
 (see ``printing/templates/printing/base.html``).  Fonts come from the system (DejaVu Sans, Debian ``fonts-dejavu-core``) and are
 embedded (subset) in the PDF by WeasyPrint.
 
-Long documents made of independent pages (a round's score sheets) can be laid out in parts
-on several processor cores (:func:`render_pdf_in_parts`) and joined with pypdf; page numbers
-run on across the parts.
+The score sheets are laid out here once per kind of page and filled in by
+:mod:`printing.stamping` (:mod:`printing.sheets`).
 """
 
 from __future__ import annotations
 
 import mimetypes
-import multiprocessing
-import os
 import re
-from concurrent.futures import ProcessPoolExecutor
-from io import BytesIO
 from pathlib import Path
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from django.conf import settings
 from django.template.loader import render_to_string
-from pypdf import PdfReader, PdfWriter
-from weasyprint import CSS, HTML
+from weasyprint import CSS, HTML, Document
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 STATIC_DIR = Path(settings.BASE_DIR) / "static"
@@ -99,8 +93,10 @@ def printable(html: str) -> str:
     return _CONTROL_CHARACTERS.sub(" ", html)
 
 
-def _write(html: str) -> bytes:
-    """Lay out one HTML document and return the PDF bytes (runs in a worker process too)."""
+def lay_out(html: str) -> Document:
+    """One HTML document laid out by WeasyPrint with ``print.css``: a
+    :class:`weasyprint.Document`, whose pages report where their links and anchors are
+    (used for the score sheets' grid, :mod:`printing.stamping`)."""
     # Typed text reaches WeasyPrint only as autoescaped HTML text and attribute values, never
     # as a URL or CSS (docs/security.md); whatever a document asks for goes through
     # LocalOnlyFetcher, which serves static/ files and data: only (tests/security/test_print.py
@@ -108,7 +104,12 @@ def _write(html: str) -> bytes:
     document = HTML(
         string=printable(html), base_url=STATIC_DIR.as_uri() + "/", url_fetcher=LocalOnlyFetcher()
     )
-    return document.write_pdf(stylesheets=[_css()])
+    return document.render(stylesheets=[_css()])
+
+
+def _write(html: str) -> bytes:
+    """Lay out one HTML document and return the PDF bytes (runs in a worker process too)."""
+    return lay_out(html).write_pdf()
 
 
 def render_pdf(template: str, context: dict) -> bytes:
@@ -117,64 +118,3 @@ def render_pdf(template: str, context: dict) -> bytes:
     ``context`` should hold ``tournament`` (running head) and ``printed_at`` (footer).
     """
     return _write(render_to_string(template, context))
-
-
-def workers() -> int:
-    """Processes used for :func:`render_pdf_in_parts`: ``PRINT_WORKERS`` from the
-    environment, else the number of processor cores (at least 1)."""
-    value = os.environ.get("PRINT_WORKERS")
-    if value and value.isascii() and value.isdigit():
-        return max(1, int(value))
-    return max(1, os.cpu_count() or 1)
-
-
-def split_into_parts(items: list, min_per_part: int) -> list[list]:
-    """``items`` in consecutive chunks, one per worker (:func:`workers`), but none with
-    fewer than ``min_per_part`` items (then fewer chunks): below that, starting another
-    process costs more than it saves.  Always at least one chunk."""
-    parts = min(workers(), max(1, len(items) // min_per_part))
-    size = max(1, -(-len(items) // parts))
-    return [items[i : i + size] for i in range(0, len(items), size)] or [[]]
-
-
-def render_pdf_in_parts(template: str, contexts: list[dict], page_counts: list[int]) -> bytes:
-    """Render ``template`` once per context, in parallel, and join the parts into one PDF.
-
-    ``page_counts[i]`` is the number of pages part ``i`` is expected to have; each part gets
-    ``page_first`` (the number of its first page) and ``page_total`` (pages in all) so the
-    page numbers in the margin run on across the parts.  Should a part come out longer or
-    shorter than expected (a row that wraps more than estimated), the parts are laid out
-    once more with the real counts, so the numbers are always right.  With one part this
-    is a plain :func:`render_pdf` and WeasyPrint counts the pages itself.
-    """
-    if len(contexts) == 1:
-        return render_pdf(template, contexts[0])
-    parts = _render_parts(template, contexts, page_counts)
-    readers = [PdfReader(BytesIO(part)) for part in parts]
-    actual = [len(reader.pages) for reader in readers]
-    if actual != list(page_counts):
-        readers = [PdfReader(BytesIO(p)) for p in _render_parts(template, contexts, actual)]
-    writer = PdfWriter()
-    for reader in readers:
-        writer.append(reader)
-    out = BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-def _render_parts(template: str, contexts: list[dict], page_counts: list[int]) -> list[bytes]:
-    """Each context rendered to PDF bytes in a pool of worker processes, numbered as if
-    part ``i`` had ``page_counts[i]`` pages."""
-    total = sum(page_counts)
-    htmls = []
-    first = 1
-    for context, count in zip(contexts, page_counts, strict=True):
-        htmls.append(
-            render_to_string(template, {**context, "page_first": first, "page_total": total})
-        )
-        first += count
-    pool = ProcessPoolExecutor(
-        max_workers=min(len(htmls), workers()), mp_context=multiprocessing.get_context("fork")
-    )
-    with pool:
-        return list(pool.map(_write, htmls))

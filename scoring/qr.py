@@ -44,15 +44,28 @@ def reachable_by_phones(address: str) -> bool:
         return True  # a name such as turnier.local
 
 
+#: modules of light border around every QR code (the standard's quiet zone)
+QUIET_ZONE = 4
+
+
+def _qr(data: str) -> segno.QRCode:
+    """``data`` as a QR code, error correction level M (every QR code of the app)."""
+    return segno.make(data, error="m", micro=False)
+
+
 def qr_svg(data: str, scale: int = 8) -> bytes:
     """``data`` as a QR code in SVG (UTF-8 bytes), error correction level M, with the
     standard quiet zone of 4 modules and a viewBox instead of a fixed size (CSS sizes it);
     ``scale`` is the size of one module in SVG units."""
     out = io.BytesIO()
-    segno.make(data, error="m", micro=False).save(
-        out, kind="svg", scale=scale, border=4, omitsize=True
-    )
+    _qr(data).save(out, kind="svg", scale=scale, border=QUIET_ZONE, omitsize=True)
     return out.getvalue()
+
+
+def qr_modules(data: str) -> list[list[bool]]:
+    """The same QR code as :func:`qr_svg` as rows of modules, ``True`` for dark, quiet zone
+    included (for the score sheets, which draw it themselves: printing.stamping)."""
+    return [[bool(m) for m in row] for row in _qr(data).matrix_iter(border=QUIET_ZONE)]
 
 
 def qr_data_uri(data: str) -> str:

@@ -328,23 +328,15 @@ def test_binokel_cards_are_named_in_each_language(tournament):
     assert "Queen of Spades + Jack" in english and "of Diamonds, two of" in english
 
 
-def test_sheets_laid_out_in_parts_keep_order_and_page_numbers(db, monkeypatch):
-    """With two worker processes the tables are rendered in two parts and joined; the
-    result reads exactly like the one-process document."""
-    from printing import pdfs as pdf_module
-
+def test_sheets_of_many_tables_keep_order_and_page_numbers(db):
+    """Twelve tables: a page each, in table order, numbered 1 to 12 of 12."""
     tournament = make_tournament(players=36)  # 12 tables
     round_ = tournament.round_set.get(number=1)
-    monkeypatch.setenv("PRINT_WORKERS", "1")
-    single = pages(text_of(pdfs.score_sheets_pdf(round_, False)))
-    monkeypatch.setenv("PRINT_WORKERS", "2")
-    monkeypatch.setattr(pdf_module, "PARALLEL_FROM_TABLES", 3)
-    parallel = pages(text_of(pdfs.score_sheets_pdf(round_, False)))
-    assert len(parallel) == len(single) == 12
-    for n, (a, b) in enumerate(zip(single, parallel, strict=True), start=1):
-        assert f"Tisch {n}" in b and f"Seite {n} von 12" in b
-        strip = lambda t: re.sub(r"gedruckt \S+ \S+", "", t)  # noqa: E731
-        assert squash(strip(a)) == squash(strip(b))
+    sheets = pages(text_of(pdfs.score_sheets_pdf(round_, False)))
+    assert len(sheets) == 12
+    for n, page in enumerate(sheets, start=1):
+        assert f"Runde 1 · Tisch {n}" in page and f"Seite {n} von 12" in page
+        assert f"Tisch {n + 1}" not in page
 
 
 def test_filled_sheet_follows_the_dealer_the_clerk_entered(db, clerk):

@@ -12,7 +12,6 @@ from django.template import loader
 from django.test import override_settings
 from django.urls import reverse
 
-from printing import render
 from rules import PRESETS, RulesetError
 from scoring import services as scoring_services
 from tests.conftest import make_tournament
@@ -91,13 +90,6 @@ def test_odd_hand_numbers_in_the_form_are_a_field_error(client, tournament, dire
     response = client.post(reverse("scoring:table", args=[tournament.pk, 1, table.number]), data)
     assert response.status_code == 422
     assert not table.hands.exists()
-
-
-def test_print_workers_setting_with_odd_digits_falls_back(monkeypatch):
-    monkeypatch.setenv("PRINT_WORKERS", "²")
-    assert render.workers() >= 1
-    monkeypatch.setenv("PRINT_WORKERS", "3")
-    assert render.workers() == 3
 
 
 def hand_entry():
