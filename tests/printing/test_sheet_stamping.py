@@ -297,3 +297,24 @@ def test_kerning_is_the_fonts_own():
 def test_a_font_the_stamper_does_not_know_is_an_error():
     with pytest.raises(ValueError, match="Comic Sans"):
         stamping.font("Comic Sans", False)
+
+
+def test_a_text_too_long_for_its_box_shrinks_until_it_fits():
+    """A game row cannot grow on a grid: a name that needs more lines than the cell holds
+    is set smaller (the box: a dealer cell of a blank sheet at four, 18 mm × 7.4 mm)."""
+    face = stamping.font("DejaVu Sans", False)
+    box = stamping.Box(
+        left=100, top=100, right=151, bottom=121, font=face, size=7.5, line_height=9.0,
+        color=(0, 0, 0), align="left", wrap="anywhere",
+    )  # fmt: skip
+    page = stamping.GridPage(width=300, height=300, boxes={"name": box})
+    name = "Maximiliane-Friederike von Württemberg-Hohenlohe"
+    assert len(box.lines(name)) * box.line_height > box.height  # too long at 7.5 pt
+    stamper = stamping.Stamper()
+    stamper.page(page)
+    stamper.text(box, name)
+    (drawn,) = layout(stamper.finish())
+    assert "".join(w.text for w in drawn.words) == name.replace(" ", "")
+    for word in drawn.words:  # every word inside the box (pdftotext's boxes, 0.5 pt slack)
+        assert box.left - 0.5 <= word.x0 and word.x1 <= box.right + 0.5, word
+        assert box.top - 0.5 <= word.y0 and word.y1 <= box.bottom + 0.5, word
