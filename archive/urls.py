@@ -9,4 +9,5 @@ app_name = "archive"
 urlpatterns = [
     path("turnier/<int:pk>/export.<str:fmt>", views.standings_export, name="standings"),
     path("serie/<int:pk>/export.<str:fmt>", views.series_export, name="series"),
+    path("turnier/<int:pk>/website.zip", views.site_export, name="site"),
 ]

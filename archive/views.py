@@ -1,5 +1,6 @@
 """Downloads of standings as spreadsheets: a tournament's standings (overall, one round,
-one category) and a series' standings, as CSV, CSV for a German Excel (``de.csv``) or XLSX.
+one category) and a series' standings, as CSV, CSV for a German Excel (``de.csv``) or XLSX;
+and, for the director, the results as a static website (:func:`site_export`).
 
 Public, like the pages they come from: names only with consent; text that looks like a
 formula is written as text (:mod:`archive.exports`)."""
@@ -8,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring.tables import standings_table
@@ -17,7 +20,7 @@ from scoring.views import category_param, round_number_param
 from series.selectors import series_standings, series_values
 from tournament.models import Series, Tournament
 
-from . import exports
+from . import exports, site
 
 #: ``export.<fmt>`` in the address: (file extension, content type)
 FORMATS = {
@@ -65,3 +68,15 @@ def series_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
         raise Http404(_("Unbekanntes Format"))
     values = series_values(series_standings(series, public=True))
     return _spreadsheet(values, fmt, str(_("Serienwertung")), f"serie-{series.pk}")
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def site_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tournament's results as a static website in a ZIP file, for the club's web space
+    (:mod:`archive.site`), in the language of the request; the director's download."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    content = site.site_zip(site.export_site(tournament, translation.get_language() or "de"))
+    response = HttpResponse(content, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="ergebnisse-{tournament.pk}.zip"'
+    return response

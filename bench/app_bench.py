@@ -18,7 +18,8 @@ the engine, and measures, with production settings (``DJANGO_DEBUG=0``):
 - seconds for round 1's filled score sheets PDF (N/3 tables) as printed (the grid laid out
   once, each table's text stamped on: printing/sheets.py), the same sheets laid out wholly by
   WeasyPrint on every core as before issue 27 (bench/weasyprint_sheets.py) and the ratio,
-  the blank sheets, and the overall results list PDF (N players); each run in a forked
+  the blank sheets, the overall results list PDF (N players), and the results as a static
+  website in a ZIP (``archive.site``, every standings page, the rules PDF); each run in a forked
   process of its own, in turns, with its peak resident memory (MB; for the WeasyPrint way
   the larger of the process and its workers).
 
@@ -122,6 +123,7 @@ def _child(players: int, repeat: int, wrk: bool) -> dict:
     result["standings_cached_queries"] = len(warm_queries)
 
     # PDFs
+    from archive import site
     from bench import weasyprint_sheets
 
     round_1 = tournament.round_set.get(number=1)
@@ -132,6 +134,7 @@ def _child(players: int, repeat: int, wrk: bool) -> dict:
         "sheets_weasyprint": lambda: weasyprint_sheets.score_sheets_pdf(round_1, filled=True),
         "blank_sheets": lambda: pdfs.score_sheets_pdf(round_1, filled=False),
         "results": lambda: pdfs.results_pdf(tournament),
+        "site": lambda: site.site_zip(site.export_site(tournament)),
     }
     measured: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
     for _ in range(max(1, min(repeat, 3))):
@@ -354,6 +357,7 @@ def _table(results: list[dict], wrk: bool) -> list[tuple[str, list[str]]]:
             [f"{r['sheets_peak_mb']:.0f} / {r['sheets_weasyprint_peak_mb']:.0f}" for r in results],
         ),
         ("results list PDF (s)", [_fmt(r["results_pdf_s"], 2) for r in results]),
+        ("results website, ZIP (s)", [_fmt(r["site_pdf_s"], 2) for r in results]),
     ]
     return rows
 

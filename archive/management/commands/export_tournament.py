@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from archive import transfer
-from tournament.models import Tournament
+from archive.management.lookup import tournament_or_error
 
 
 class Command(BaseCommand):
@@ -29,12 +29,7 @@ class Command(BaseCommand):
             raise CommandError(
                 _("%(path)s gibt es schon; --overwrite ersetzt die Datei.") % {"path": path}
             )
-        try:
-            tournament = Tournament.objects.get(pk=options["tournament_id"])
-        except Tournament.DoesNotExist as exc:
-            raise CommandError(
-                _("Turnier %(id)s gibt es nicht.") % {"id": options["tournament_id"]}
-            ) from exc
+        tournament = tournament_or_error(options["tournament_id"])
         try:
             data = transfer.export_tournament(tournament)
         except transfer.TransferError as exc:

@@ -1,0 +1,16 @@
+"""What the archive's management commands share."""
+
+from __future__ import annotations
+
+from django.core.management.base import CommandError
+from django.utils.translation import gettext as _
+
+from tournament.models import Tournament
+
+
+def tournament_or_error(tournament_id: int) -> Tournament:
+    """The tournament with id ``tournament_id``; ``CommandError`` saying it does not exist."""
+    try:
+        return Tournament.objects.get(pk=tournament_id)
+    except Tournament.DoesNotExist as exc:
+        raise CommandError(_("Turnier %(id)s gibt es nicht.") % {"id": tournament_id}) from exc

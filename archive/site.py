@@ -1,0 +1,222 @@
+"""A tournament's results as a self-contained static website (issue 28): plain HTML and
+CSS that works opened from disk or uploaded to any web host, where no Django runs.
+
+The pages are the app's own public pages, rendered for an anonymous visitor, so names
+appear exactly as there: only with the player's consent.  Each page is then made static
+(:func:`_static_page`): scripts and htmx attributes go, every link to a page of the export
+becomes a relative link to its file, and every other link (login, language switch,
+projector, spreadsheets, the laptop's own address) is removed.  The files:
+
+- ``index.html``: date, venue, ruleset and its fingerprint, and the links below;
+- ``gesamt.html`` (overall standings), ``runde-N.html`` (round N), ``kategorie-S.html`` and
+  ``kategorie-S-runde-N.html`` (category S);
+- ``preise.html`` when the tournament has a prize table;
+- ``regeln.pdf``: the rules handout the engine scored by;
+- ``static/…``: the style sheet and icon the pages use.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import zipfile
+from io import BytesIO
+from pathlib import Path
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import lxml.html
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.urls import Resolver404, resolve, reverse
+from django.utils import timezone, translation
+
+from printing.pdfs import rules_pdf
+from prizes import views as prize_views
+from scoring import views as scoring_views
+from tournament.models import Tournament
+
+INDEX = "index.html"
+RULES = "regeln.pdf"
+
+
+class SiteError(Exception):
+    """The export cannot be written (e.g. the target exists and is not empty)."""
+
+
+def _standings_file(round_number: int | None, category: str | None) -> str:
+    name = "gesamt" if category is None else f"kategorie-{category}"
+    if round_number is not None:
+        name = f"runde-{round_number}" if category is None else f"{name}-runde-{round_number}"
+    return f"{name}.html"
+
+
+class _Exporter:
+    """Renders the pages of one tournament and maps the app's addresses to the files."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self.factory = RequestFactory()
+        self.rounds = list(range(1, tournament.rounds + 1))
+        self.categories = [c.slug for c in tournament.categories.all()]
+        self.has_prizes = tournament.prizes.exists()
+        self.files: dict[str, bytes] = {}
+        self.static: set[str] = set()
+
+    # ------------------------------------------------------------------ addresses
+
+    def file_for(self, address: str) -> str | None:
+        """The export's file for an absolute app address, or ``None`` when the export has
+        no such page (then the link is removed)."""
+        parts = urlsplit(address)
+        if parts.scheme or parts.netloc:
+            return None  # another host: the laptop's LAN address, a table link, ...
+        static_url = "/static/"
+        if parts.path.startswith(static_url):
+            path = parts.path[len(static_url) :]
+            if finders.find(path):
+                self.static.add(path)
+                return f"static/{path}"
+            return None
+        try:
+            match = resolve(parts.path)
+        except Resolver404:
+            return None
+        query = parse_qs(parts.query)
+        if match.view_name == "home":
+            return INDEX
+        if match.kwargs.get("pk") != self.tournament.pk:
+            return None
+        if match.view_name == "scoring:standings":
+            round_text = (query.get("runde") or [""])[0]
+            round_number = int(round_text) if round_text.isdigit() else None
+            if round_number is not None and round_number not in self.rounds:
+                return None
+            category = (query.get("kategorie") or [None])[0]
+            if category is not None and category not in self.categories:
+                return None
+            return _standings_file(round_number, category)
+        if match.view_name == "prizes:list" and self.has_prizes:
+            return "preise.html"
+        if match.view_name == "printing:rules" and not query.get("sprache"):
+            return RULES
+        return None
+
+    # ---------------------------------------------------------------------- pages
+
+    def get(self, view, address: str, **kwargs) -> str:
+        """The page at ``address`` as an anonymous visitor gets it from ``view``."""
+        request = self.factory.get(address)
+        request.user = AnonymousUser()
+        response = view(request, **kwargs)
+        if response.status_code != 200:
+            raise SiteError(f"{address} answered {response.status_code}")
+        return response.content.decode()
+
+    def pages(self) -> None:
+        """Every page of the export, made static, into :attr:`files`."""
+        pk = self.tournament.pk
+        base = reverse("scoring:standings", args=[pk])
+        for category in [None, *self.categories]:
+            for round_number in [None, *self.rounds]:
+                query = {}
+                if round_number is not None:
+                    query["runde"] = round_number
+                if category is not None:
+                    query["kategorie"] = category
+                address = base + (
+                    "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
+                )
+                html = self.get(scoring_views.standings, address, pk=pk)
+                self.add(_standings_file(round_number, category), html, address)
+        if self.has_prizes:
+            address = reverse("prizes:list", args=[pk])
+            self.add("preise.html", self.get(prize_views.prizes, address, pk=pk), address)
+        index = render_to_string(
+            "archive/site_index.html",
+            {
+                "tournament": self.tournament,
+                "rounds": self.rounds,
+                "categories": list(self.tournament.categories.all()),
+                "has_prizes": self.has_prizes,
+                "exported_at": timezone.localtime(),
+            },
+        )
+        self.add(INDEX, index, "/")
+        self.files[RULES] = rules_pdf(self.tournament, translation.get_language() or "de")
+        for path in sorted(self.static):
+            self.files[f"static/{path}"] = Path(finders.find(path)).read_bytes()
+
+    def add(self, name: str, html: str, address: str) -> None:
+        self.files[name] = _static_page(html, address, name, self.file_for).encode()
+
+
+def _static_page(html: str, address: str, name: str, file_for) -> str:
+    """``html`` (served at ``address``) as the export's file ``name``: no scripts, no htmx
+    attributes, no forms, nothing marked ``data-live`` (what only a live page does); links to exported pages relative, other links removed (an
+    ``<a>`` in running text keeps its words, one in a navigation bar or the header goes)."""
+    document = lxml.html.document_fromstring(html)
+    for element in list(document.iter("script", "form", "noscript")):
+        element.drop_tree()
+    for element in document.xpath("//*[@data-live]"):  # "aktualisiert sich alle 10 Sekunden"
+        element.drop_tree()
+    for element in document.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for attribute in [a for a in element.attrib if a.startswith("hx-")]:
+            del element.attrib[attribute]
+    folder = posixpath.dirname(name)
+    for element, attribute in [(e, "href") for e in document.iter("a", "link")] + [
+        (e, "src") for e in document.iter("img")
+    ]:
+        target = element.get(attribute)
+        if target is None:
+            continue
+        if target.startswith("#"):
+            continue
+        target_file = file_for(urljoin(address, target))
+        if target_file is None:
+            if element.tag == "a" and not any(
+                a.tag in ("nav", "header") for a in element.iterancestors()
+            ):
+                element.drop_tag()  # a link in running text: its words stay
+            else:
+                element.drop_tree()
+            continue
+        element.set(attribute, posixpath.relpath(target_file, folder or "."))
+    return lxml.html.tostring(document, doctype="<!doctype html>", encoding="unicode")
+
+
+def export_site(tournament: Tournament, language: str = "de") -> dict[str, bytes]:
+    """The static website of ``tournament`` in ``language``: relative path → content."""
+    with translation.override(language):
+        exporter = _Exporter(tournament)
+        exporter.pages()
+    return dict(sorted(exporter.files.items()))
+
+
+def write_site(files: dict[str, bytes], target: Path) -> Path:
+    """Write ``files`` into the folder ``target`` (made if missing; an existing folder must
+    be empty) or, when ``target`` ends in ``.zip``, into that ZIP file (not replaced if it
+    exists).  ``SiteError`` otherwise."""
+    if target.suffix.lower() == ".zip":
+        if target.exists():
+            raise SiteError(f"{target} exists")
+        target.write_bytes(site_zip(files))
+        return target
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise SiteError(f"{target} exists and is not an empty folder")
+    for name, content in files.items():
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+    return target
+
+
+def site_zip(files: dict[str, bytes]) -> bytes:
+    """``files`` as a ZIP archive (deflated)."""
+    buffer = BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()

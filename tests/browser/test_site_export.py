@@ -1,0 +1,70 @@
+"""Issue 28: the exported results website opened from disk (file://) in Chromium: every
+link leads to a page or file of the export, the standings read as on the live page, and
+the pages keep the public pages' accessibility (axe, 16 px on the phone)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from django.urls import reverse
+
+from archive import site
+from tests.browser.test_accessibility import BLOCKING, PHONE, SMALLEST_TEXT, describe
+from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
+from tests.web.test_site_export import results_evening, standings_rows
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
+
+sync_api = pytest.importorskip("playwright.sync_api")
+axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_exported_site_works_from_disk(browser, clerk, client, tmp_path):
+    tournament = results_evening(clerk)
+    folder = site.write_site(site.export_site(tournament), tmp_path / "ergebnisse")
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    axe = axe_sync.Axe()
+    seen: set[Path] = set()
+    queue = [folder / "index.html"]
+    problems: list[str] = []
+    while queue:
+        path = queue.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        page.goto(path.as_uri())
+        assert page.title(), path
+        for href in page.eval_on_selector_all("a[href], link[href]", "es => es.map(e => e.href)"):
+            parts = urlsplit(href)
+            assert parts.scheme == "file", (path.name, href)  # nothing off the disk
+            target = Path(unquote(parts.path))
+            assert target.is_file(), (path.name, href)
+            assert folder in target.parents, (path.name, href)
+            if target.suffix == ".html":
+                queue.append(target)
+        problems += [
+            f"{path.name}: {describe(v)}"
+            for v in axe.run(page).response["violations"]
+            if v["impact"] in BLOCKING
+        ]
+        smallest = page.evaluate(SMALLEST_TEXT)
+        if smallest and smallest["size"] < 16:
+            problems.append(f"{path.name}: {smallest}")
+    assert not problems, "\n".join(problems)
+    assert {p.name for p in seen} >= {
+        "index.html",
+        "gesamt.html",
+        "runde-1.html",
+        "kategorie-damen.html",
+    }
+    # the places and points as the browser shows them, against the live page
+    page.goto((folder / "gesamt.html").as_uri())
+    shown = standings_rows(page.content())
+    live = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
+    assert shown == standings_rows(live) and len(shown) > 9
+    context.close()

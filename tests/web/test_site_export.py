@@ -1,0 +1,155 @@
+"""Issue 28, part 1: the results as a static website (archive/site.py): every page the
+export links to is in it, it shows what the live pages show, and nothing private leaves
+the laptop with it."""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+from urllib.parse import urlsplit
+
+import lxml.html
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+from django.urls import reverse
+
+from archive import site
+from scoring import links
+from tests.conftest import close_round_anyway, make_tournament
+from tests.printing.test_sheets_legible import play
+from tournament.models import Category
+
+pytestmark = pytest.mark.django_db
+
+LAN = "http://192.168.1.20:8000"
+
+
+@pytest.fixture
+def evening(clerk):
+    return results_evening(clerk)
+
+
+def results_evening(clerk):
+    """Nine players (every third without consent, two in a category "Damen"), table entry
+    on, round 1 with games entered and closed, round 2 running."""
+    tournament = make_tournament(players=9)
+    tournament.table_entry = "opponent"
+    tournament.save()
+    ladies = Category.objects.create(tournament=tournament, name="Damen", slug="damen")
+    for registration in tournament.registrations.order_by("start_number")[:2]:
+        registration.categories.add(ladies)
+    round_ = tournament.round_set.get(number=1)
+    links.round_links(round_, clerk)  # each table's private link: never in the export
+    for table in round_.tables.all():
+        for number in range(1, 4):
+            play(table, number, 3, clerk, declarer_wins=number != 2)
+    close_round_anyway(tournament)
+    return tournament
+
+
+def links_of(html: str) -> list[str]:
+    document = lxml.html.document_fromstring(html)
+    return [e.get("href") for e in document.iter("a", "link") if e.get("href")] + [
+        e.get("src") for e in document.iter("img", "script") if e.get("src")
+    ]
+
+
+def standings_rows(html: str) -> list[list[str]]:
+    """The rows of the standings table: each cell's text, whitespace collapsed."""
+    document = lxml.html.document_fromstring(html)
+    return [
+        [" ".join(cell.text_content().split()) for cell in row.iter("td", "th")]
+        for table in document.iter("table")
+        for row in table.iter("tr")
+    ]
+
+
+@override_settings(PUBLIC_BASE_URL=LAN)
+def test_every_link_resolves_and_the_pages_show_the_live_standings(evening, client):
+    files = site.export_site(evening)
+    assert {"index.html", "gesamt.html", "runde-1.html", "runde-3.html", "regeln.pdf"} <= set(files)
+    assert {"kategorie-damen.html", "kategorie-damen-runde-1.html", "static/css/app.css"} <= set(
+        files
+    )
+    assert files["regeln.pdf"].startswith(b"%PDF-")
+    pages = {name: content.decode() for name, content in files.items() if name.endswith(".html")}
+    for name, html in pages.items():
+        for link in links_of(html):
+            parts = urlsplit(link)
+            assert not parts.scheme and not parts.netloc and not link.startswith("/"), (name, link)
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), parts.path))
+            assert target in files, (name, link)
+    # the same places and points as the live public pages
+    live = client.get(reverse("scoring:standings", args=[evening.pk])).content.decode()
+    assert standings_rows(pages["gesamt.html"]) == standings_rows(live)
+    assert len(standings_rows(live)) > 9
+    live_round = client.get(reverse("scoring:standings", args=[evening.pk]) + "?runde=1")
+    assert standings_rows(pages["runde-1.html"]) == standings_rows(live_round.content.decode())
+    live_ladies = client.get(reverse("scoring:standings", args=[evening.pk]) + "?kategorie=damen")
+    assert standings_rows(pages["kategorie-damen.html"]) == standings_rows(
+        live_ladies.content.decode()
+    )
+    assert "aktualisiert sich" in live and "aktualisiert sich" not in pages["gesamt.html"]
+    index = pages["index.html"]
+    assert evening.ruleset_fingerprint in index and "21.11.2026" in index
+
+
+@override_settings(PUBLIC_BASE_URL=LAN)
+def test_nothing_private_is_in_the_export(evening):
+    hidden = [
+        f"{r.player.first_name} {r.player.last_name}"
+        for r in evening.registrations.select_related("player")
+        if not r.consent_public
+    ]
+    shown = [
+        r.player.last_name
+        for r in evening.registrations.select_related("player")
+        if r.consent_public
+    ]
+    tokens = [
+        link.token
+        for table in evening.round_set.get(number=1).tables.all()
+        for link in table.links.all()
+    ]
+    assert hidden and shown and tokens
+    text = "\n".join(
+        content.decode("utf-8", "replace") for content in site.export_site(evening).values()
+    )
+    assert any(name in text for name in shown)  # the consenting players are there
+    for name in hidden:
+        assert name not in text and name.split()[1] not in text
+    for token in tokens:
+        assert token not in text
+    for private in ("192.168.1.20", "127.0.0.1", "localhost", "csrfmiddlewaretoken", "/t/"):
+        assert private not in text, private
+    assert not re.search(r"<script|hx-[a-z]+=|javascript:", text, re.I)
+
+
+def test_export_site_command_writes_a_folder_or_a_zip(evening, tmp_path):
+    call_command("export_site", evening.pk, str(tmp_path / "site"), stdout=io.StringIO())
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert (tmp_path / "site" / "static" / "css" / "app.css").is_file()
+    call_command("export_site", evening.pk, str(tmp_path / "site.zip"), stdout=io.StringIO())
+    with zipfile.ZipFile(tmp_path / "site.zip") as archive:
+        assert "gesamt.html" in archive.namelist()
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="exists"):
+        call_command("export_site", evening.pk, str(tmp_path / "site"), stdout=io.StringIO())
+
+
+def test_only_the_director_downloads_the_website(evening, client, clerk, director):
+    address = reverse("archive:site", args=[evening.pk])
+    assert client.get(address).status_code == 302  # to the login
+    client.force_login(clerk)
+    assert client.get(address).status_code == 403
+    client.force_login(director)
+    response = client.get(address)
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        assert "index.html" in archive.namelist()
+    overview = client.get(reverse("scoring:clerk", args=[evening.pk])).content.decode()
+    assert address in overview
