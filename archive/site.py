@@ -10,6 +10,8 @@ projector, spreadsheets, the laptop's own address) is removed.  The files:
 - ``index.html``: date, venue, ruleset and its fingerprint, and the links below;
 - ``gesamt.html`` (overall standings), ``runde-N.html`` (round N), ``kategorie-S.html`` and
   ``kategorie-S-runde-N.html`` (category S);
+- ``spieler/N.html`` and ``spieler/N-runde-R.html``: the page of start number N (its last
+  round, and round R) for each player named with consent, listed on the index;
 - ``preise.html`` when the tournament has a prize table;
 - ``regeln.pdf``: the rules handout the engine scored by;
 - ``static/…``: the style sheet and icon the pages use.
@@ -34,7 +36,7 @@ from django.utils import timezone, translation
 from printing.pdfs import rules_pdf
 from prizes import views as prize_views
 from scoring import views as scoring_views
-from tournament.models import Tournament
+from tournament.models import Round, Seat, Tournament
 
 INDEX = "index.html"
 RULES = "regeln.pdf"
@@ -51,6 +53,11 @@ def _standings_file(round_number: int | None, category: str | None) -> str:
     return f"{name}.html"
 
 
+def _player_file(start_number: int, round_number: int | None) -> str:
+    suffix = f"-runde-{round_number}" if round_number is not None else ""
+    return f"spieler/{start_number}{suffix}.html"
+
+
 class _Exporter:
     """Renders the pages of one tournament and maps the app's addresses to the files."""
 
@@ -60,6 +67,15 @@ class _Exporter:
         self.rounds = list(range(1, tournament.rounds + 1))
         self.categories = [c.slug for c in tournament.categories.all()]
         self.has_prizes = tournament.prizes.exists()
+        # start number → the rounds played, for each player named with consent
+        self.players: dict[int, list[int]] = {}
+        for seat in Seat.objects.filter(
+            registration__tournament=tournament,
+            registration__consent_public=True,
+            round__status__in=[Round.Status.RUNNING, Round.Status.CLOSED],
+        ).values("registration__start_number", "round__number"):
+            rounds = self.players.setdefault(seat["registration__start_number"], [])
+            rounds.append(seat["round__number"])
         self.files: dict[str, bytes] = {}
         self.static: set[str] = set()
 
@@ -96,6 +112,14 @@ class _Exporter:
             if category is not None and category not in self.categories:
                 return None
             return _standings_file(round_number, category)
+        if match.view_name == "scoring:player":
+            rounds = self.players.get(match.kwargs["start_number"])
+            round_text = (query.get("runde") or [""])[0]
+            if rounds is None or (round_text and int(round_text) not in rounds):
+                return None  # no page for a player who did not consent
+            return _player_file(
+                match.kwargs["start_number"], int(round_text) if round_text else None
+            )
         if match.view_name == "prizes:list" and self.has_prizes:
             return "preise.html"
         if match.view_name == "printing:rules" and not query.get("sprache"):
@@ -129,6 +153,12 @@ class _Exporter:
                 )
                 html = self.get(scoring_views.standings, address, pk=pk)
                 self.add(_standings_file(round_number, category), html, address)
+        for number, rounds in sorted(self.players.items()):
+            base = reverse("scoring:player", args=[pk, number])
+            for round_number in [None, *sorted(rounds)]:
+                address = base + (f"?runde={round_number}" if round_number else "")
+                html = self.get(scoring_views.player_view, address, pk=pk, start_number=number)
+                self.add(_player_file(number, round_number), html, address)
         if self.has_prizes:
             address = reverse("prizes:list", args=[pk])
             self.add("preise.html", self.get(prize_views.prizes, address, pk=pk), address)
@@ -139,6 +169,14 @@ class _Exporter:
                 "rounds": self.rounds,
                 "categories": list(self.tournament.categories.all()),
                 "has_prizes": self.has_prizes,
+                "players": sorted(
+                    (
+                        r
+                        for r in self.tournament.registrations.select_related("player")
+                        if r.start_number in self.players
+                    ),
+                    key=lambda r: (r.player.last_name.casefold(), r.player.first_name.casefold()),
+                ),
                 "exported_at": timezone.localtime(),
             },
         )

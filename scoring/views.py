@@ -271,19 +271,28 @@ def qr_code(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def player_view(request: HttpRequest, pk: int, start_number: int) -> HttpResponse:
-    """A player's own view: this round's table, opponents, hands and points."""
+    """A player's own view: this round's table, opponents, hands and points; with
+    ``?runde=N`` those of round N (404 if the player had no seat in it), and a tab for each
+    round played so far."""
     tournament = get_object_or_404(Tournament, pk=pk)
     registration = get_object_or_404(tournament.registrations, start_number=start_number)
-    seat = (
+    round_number = round_number_param(tournament, request)
+    played = list(
         registration.seats.select_related("table__round")
-        .order_by("-round__number")
+        .order_by("round__number")
         .filter(round__status__in=[Round.Status.RUNNING, Round.Status.CLOSED])
-        .first()
     )
+    if round_number is None:
+        seat = played[-1] if played else None
+    else:
+        seat = next((s for s in played if s.table.round.number == round_number), None)
+        if seat is None:
+            raise Http404(_("In dieser Runde hat der Spieler nicht gespielt."))
     context = {
         "tournament": tournament,
         "registration": registration,
         "seat": seat,
+        "round_numbers": [s.table.round.number for s in played],
         "summary": selectors.player_summary(tournament, registration),
     }
     if seat is not None:

@@ -20,6 +20,7 @@ from archive import site
 from scoring import links
 from tests.conftest import close_round_anyway, make_tournament
 from tests.printing.test_sheets_legible import play
+from tournament import services as tournament_services
 from tournament.models import Category
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +94,16 @@ def test_every_link_resolves_and_the_pages_show_the_live_standings(evening, clie
         live_ladies.content.decode()
     )
     assert "aktualisiert sich" in live and "aktualisiert sich" not in pages["gesamt.html"]
+    # a page for each player named with consent, per round played, and none for the others
+    for registration in evening.registrations.all():
+        exported = f"spieler/{registration.start_number}.html" in files
+        assert exported == registration.consent_public, registration.start_number
+        assert (f"spieler/{registration.start_number}-runde-1.html" in files) == exported
+    named = next(r for r in evening.registrations.all() if r.consent_public)
+    live_player = client.get(reverse("scoring:player", args=[evening.pk, named.start_number]))
+    assert standings_rows(pages[f"spieler/{named.start_number}.html"]) == standings_rows(
+        live_player.content.decode()
+    )
     index = pages["index.html"]
     assert evening.ruleset_fingerprint in index and "21.11.2026" in index
 
@@ -153,3 +164,17 @@ def test_only_the_director_downloads_the_website(evening, client, clerk, directo
         assert "index.html" in archive.namelist()
     overview = client.get(reverse("scoring:clerk", args=[evening.pk])).content.decode()
     assert address in overview
+
+
+def test_a_player_page_shows_any_round_he_played(evening, client, clerk):
+    named = next(r for r in evening.registrations.all() if r.consent_public)
+    address = reverse("scoring:player", args=[evening.pk, named.start_number])
+    assert client.get(address + "?runde=2").status_code == 404  # round 2 not played yet
+    assert client.get(address + "?runde=x").status_code == 400
+    round_2 = evening.round_set.get(number=2)
+    tournament_services.draw_round(round_2, seed=3)
+    tournament_services.start_round(round_2)
+    page = client.get(address).content.decode()
+    assert "Runde 2, Tisch" in page and 'href="?runde=1"' in page  # the last, tabs for both
+    earlier = client.get(address + "?runde=1").content.decode()
+    assert "Runde 1, Tisch" in earlier and "Summe dieser Runde" in earlier
