@@ -15,6 +15,9 @@ projector, spreadsheets, the laptop's own address) is removed.  The files:
 - ``preise.html`` when the tournament has a prize table;
 - ``regeln.pdf``: the rules handout the engine scored by;
 - ``static/…``: the style sheet and icon the pages use.
+
+A series (:func:`export_series_site`) is its table as ``index.html`` and each evening's
+site in a folder ``abend-N/``, linked from the table's evening columns.
 """
 
 from __future__ import annotations
@@ -36,7 +39,9 @@ from django.utils import timezone, translation
 from printing.pdfs import rules_pdf
 from prizes import views as prize_views
 from scoring import views as scoring_views
-from tournament.models import Round, Seat, Tournament
+from series import views as series_views
+from series.selectors import series_standings
+from tournament.models import Round, Seat, Series, Tournament
 
 INDEX = "index.html"
 RULES = "regeln.pdf"
@@ -58,12 +63,21 @@ def _player_file(start_number: int, round_number: int | None) -> str:
     return f"spieler/{start_number}{suffix}.html"
 
 
+def _public_page(view, address: str, **kwargs) -> str:
+    """The page at ``address`` as an anonymous visitor gets it from ``view``."""
+    request = RequestFactory().get(address)
+    request.user = AnonymousUser()
+    response = view(request, **kwargs)
+    if response.status_code != 200:
+        raise SiteError(f"{address} answered {response.status_code}")
+    return response.content.decode()
+
+
 class _Exporter:
     """Renders the pages of one tournament and maps the app's addresses to the files."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
-        self.factory = RequestFactory()
         self.rounds = list(range(1, tournament.rounds + 1))
         self.categories = [c.slug for c in tournament.categories.all()]
         self.has_prizes = tournament.prizes.exists()
@@ -128,15 +142,6 @@ class _Exporter:
 
     # ---------------------------------------------------------------------- pages
 
-    def get(self, view, address: str, **kwargs) -> str:
-        """The page at ``address`` as an anonymous visitor gets it from ``view``."""
-        request = self.factory.get(address)
-        request.user = AnonymousUser()
-        response = view(request, **kwargs)
-        if response.status_code != 200:
-            raise SiteError(f"{address} answered {response.status_code}")
-        return response.content.decode()
-
     def pages(self) -> None:
         """Every page of the export, made static, into :attr:`files`."""
         pk = self.tournament.pk
@@ -151,17 +156,17 @@ class _Exporter:
                 address = base + (
                     "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
                 )
-                html = self.get(scoring_views.standings, address, pk=pk)
+                html = _public_page(scoring_views.standings, address, pk=pk)
                 self.add(_standings_file(round_number, category), html, address)
         for number, rounds in sorted(self.players.items()):
             base = reverse("scoring:player", args=[pk, number])
             for round_number in [None, *sorted(rounds)]:
                 address = base + (f"?runde={round_number}" if round_number else "")
-                html = self.get(scoring_views.player_view, address, pk=pk, start_number=number)
+                html = _public_page(scoring_views.player_view, address, pk=pk, start_number=number)
                 self.add(_player_file(number, round_number), html, address)
         if self.has_prizes:
             address = reverse("prizes:list", args=[pk])
-            self.add("preise.html", self.get(prize_views.prizes, address, pk=pk), address)
+            self.add("preise.html", _public_page(prize_views.prizes, address, pk=pk), address)
         index = render_to_string(
             "archive/site_index.html",
             {
@@ -231,6 +236,42 @@ def export_site(tournament: Tournament, language: str = "de") -> dict[str, bytes
         exporter = _Exporter(tournament)
         exporter.pages()
     return dict(sorted(exporter.files.items()))
+
+
+def export_series_site(series: Series, language: str = "de") -> dict[str, bytes]:
+    """The static website of ``series``: ``index.html`` is the series table, whose evening
+    columns link to each evening's own site in ``abend-N/`` (:func:`export_site`)."""
+    with translation.override(language):
+        evenings = {e.tournament.pk: e.number for e in series_standings(series).evenings}
+        files: dict[str, bytes] = {}
+        for tournament in Tournament.objects.filter(pk__in=evenings):
+            for name, content in export_site(tournament, language).items():
+                files[f"abend-{evenings[tournament.pk]}/{name}"] = content
+        static: set[str] = set()
+
+        def file_for(address: str) -> str | None:
+            parts = urlsplit(address)
+            if parts.scheme or parts.netloc:
+                return None
+            if parts.path.startswith("/static/") and finders.find(parts.path[len("/static/") :]):
+                static.add(parts.path[len("/static/") :])
+                return parts.path[1:]
+            try:
+                match = resolve(parts.path)
+            except Resolver404:
+                return None
+            if match.view_name == "home":
+                return INDEX
+            if match.view_name == "scoring:standings" and match.kwargs["pk"] in evenings:
+                return f"abend-{evenings[match.kwargs['pk']]}/gesamt.html"
+            return None
+
+        address = reverse("series:page", args=[series.pk])
+        html = _public_page(series_views.series_page, address, pk=series.pk)
+        files[INDEX] = _static_page(html, address, INDEX, file_for).encode()
+        for path in sorted(static):
+            files[f"static/{path}"] = Path(finders.find(path)).read_bytes()
+    return dict(sorted(files.items()))
 
 
 def write_site(files: dict[str, bytes], target: Path) -> Path:

@@ -10,4 +10,5 @@ urlpatterns = [
     path("turnier/<int:pk>/export.<str:fmt>", views.standings_export, name="standings"),
     path("serie/<int:pk>/export.<str:fmt>", views.series_export, name="series"),
     path("turnier/<int:pk>/website.zip", views.site_export, name="site"),
+    path("serie/<int:pk>/website.zip", views.series_site_export, name="series_site"),
 ]

@@ -80,3 +80,15 @@ def site_export(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="ergebnisse-{tournament.pk}.zip"'
     return response
+
+
+@login_required
+@permission_required("tournament.change_series", raise_exception=True)
+def series_site_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The series' table and each of its evenings as a static website in a ZIP file
+    (:func:`archive.site.export_series_site`)."""
+    series = get_object_or_404(Series, pk=pk)
+    content = site.site_zip(site.export_series_site(series, translation.get_language() or "de"))
+    response = HttpResponse(content, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="serie-{series.pk}.zip"'
+    return response

@@ -18,10 +18,11 @@ from django.urls import reverse
 
 from archive import site
 from scoring import links
+from series.services import save_series
 from tests.conftest import close_round_anyway, make_tournament
 from tests.printing.test_sheets_legible import play
 from tournament import services as tournament_services
-from tournament.models import Category
+from tournament.models import Category, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -178,3 +179,54 @@ def test_a_player_page_shows_any_round_he_played(evening, client, clerk):
     assert "Runde 2, Tisch" in page and 'href="?runde=1"' in page  # the last, tabs for both
     earlier = client.get(address + "?runde=1").content.decode()
     assert "Runde 1, Tisch" in earlier and "Summe dieser Runde" in earlier
+
+
+def test_a_series_exports_its_table_and_each_evening(
+    players_for_series, client, director, tmp_path
+):
+    from tests.web.test_series import evening as paper_evening
+
+    a, b, c = players_for_series
+    first = paper_evening(1, {a: 500, b: 300, c: 400})
+    second = paper_evening(2, {a: 100, b: 300, c: 200}, consent=False)
+    series = save_series(name="Cup", season="2026", tournaments=[first, second])
+    files = site.export_series_site(series)
+    assert {"index.html", "abend-1/index.html", "abend-2/gesamt.html"} <= set(files)
+    index = files["index.html"].decode()
+    document = lxml.html.document_fromstring(index)
+    evenings = [e.get("href") for e in document.iter("a") if "Abend" in e.text_content()]
+    assert evenings == ["abend-1/gesamt.html", "abend-2/gesamt.html"]
+    for name, content in files.items():
+        if name.endswith(".html"):
+            for link in links_of(content.decode()):
+                target = posixpath.normpath(posixpath.join(posixpath.dirname(name), link))
+                assert target in files, (name, link)
+    # no consent at evening 2: not named in the series table (which needs consent at every
+    # evening) nor at evening 2; evening 1's own pages name her, as they do live
+    evening_2 = "\n".join(
+        content.decode("utf-8", "replace")
+        for name, content in files.items()
+        if name.startswith("abend-2/")
+    )
+    assert "SpielerAnna" not in index and "SpielerAnna" not in evening_2
+    assert "SpielerAnna" in files["abend-1/gesamt.html"].decode()
+    # the command and the director's download
+    call_command(
+        "export_site", series.pk, str(tmp_path / "cup.zip"), "--series", stdout=io.StringIO()
+    )
+    assert zipfile.is_zipfile(tmp_path / "cup.zip")
+    client.force_login(director)
+    response = client.get(reverse("archive:series_site", args=[series.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert (
+        reverse("archive:series_site", args=[series.pk])
+        in client.get(reverse("series:page", args=[series.pk])).content.decode()
+    )
+
+
+@pytest.fixture
+def players_for_series():
+    return [
+        Player.objects.create(first_name=n, last_name=f"Spieler{n}", club="TSV")
+        for n in ("Anna", "Bert", "Carl")
+    ]
