@@ -11,4 +11,5 @@ urlpatterns = [
     path("serie/<int:pk>/export.<str:fmt>", views.series_export, name="series"),
     path("turnier/<int:pk>/website.zip", views.site_export, name="site"),
     path("serie/<int:pk>/website.zip", views.series_site_export, name="series_site"),
+    path("turnier/<int:pk>/pressebericht/", views.press_report, name="press"),
 ]

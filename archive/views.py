@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -20,7 +20,8 @@ from scoring.views import category_param, round_number_param
 from series.selectors import series_standings, series_values
 from tournament.models import Series, Tournament
 
-from . import exports, site
+from . import exports, press, site
+from .forms import PressOptionsForm, PressTextForm
 
 #: ``export.<fmt>`` in the address: (file extension, content type)
 FORMATS = {
@@ -91,4 +92,51 @@ def series_site_export(request: HttpRequest, pk: int) -> HttpResponse:
     content = site.site_zip(site.export_series_site(series, translation.get_language() or "de"))
     response = HttpResponse(content, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="serie-{series.pk}.zip"'
+    return response
+
+
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def press_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """The newspaper report ("Pressebericht"): the options (``GET``) make the text, shown
+    in a box to edit; ``POST`` downloads the edited text as plain text or DOCX
+    (:mod:`archive.press`).  Invalid options or text are shown at their field (422)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    options = PressOptionsForm(request.GET or None)
+    status = 200
+    if request.method == "POST":
+        edited = PressTextForm(request.POST)
+        if edited.is_valid():
+            return _press_download(tournament, edited.cleaned_data)
+        status = 422
+    elif options.is_bound and not options.is_valid():
+        edited, status = None, 422
+    else:
+        chosen = options.options() if options.is_bound else press.Options()
+        text = press.press_report(tournament, chosen)
+        edited = PressTextForm(initial={"text": text, "format": "docx"})
+    return render(
+        request,
+        "archive/press_report.html",
+        {
+            "tournament": tournament,
+            "options": options if options.is_bound else PressOptionsForm(),
+            "edited": edited,
+        },
+        status=status,
+    )
+
+
+def _press_download(tournament: Tournament, data: dict) -> HttpResponse:
+    """The edited report as ``pressebericht-<id>.txt`` or ``.docx``."""
+    name = f"pressebericht-{tournament.pk}"
+    if data["format"] == "docx":
+        response = HttpResponse(
+            press.report_docx(data["text"], tournament.name),
+            content_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        )
+        response["Content-Disposition"] = f'attachment; filename="{name}.docx"'
+        return response
+    response = HttpResponse(data["text"], content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}.txt"'
     return response

@@ -145,7 +145,9 @@ def _pair_places(keys: dict[int, tuple], pair_of: dict[int, int]) -> dict[int, i
     return {reg: pair_places[pair_of[reg]] for reg in keys if pair_of.get(reg) in pair_places}
 
 
-def series_standings(series: Series, public: bool = True) -> SeriesStandings:
+def series_standings(
+    series: Series, public: bool = True, until: Tournament | None = None
+) -> SeriesStandings:
     """The standings of ``series`` under its rule (:class:`tournament.models.Series`):
     each finished evening gives a player their point total (``counting="points"``) or the
     placement points for their place there (``"placement"``; places beyond the table
@@ -154,7 +156,9 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
     (empty: all finished evenings) are listed without a place.  Each evening places its
     players under its own ``tie_break`` setting, as its standings do; in the series,
     equal totals share a place (FIELD-NOTES: no tie-break).  ``public``: names only with consent at every evening
-    played.  Four queries, whatever the number of evenings and players."""
+    played.  ``until``: the standings as they stood after that evening (later evenings
+    count as not finished yet), for the newspaper report.  Four queries, whatever the
+    number of evenings and players."""
     tournaments = list(
         series.tournaments.annotate(
             open_rounds=Count("round_set", filter=~Q(round_set__status=Round.Status.CLOSED)),
@@ -162,7 +166,13 @@ def series_standings(series: Series, public: bool = True) -> SeriesStandings:
         ).order_by("date", "pk")
     )
     evenings = [
-        Evening(t, n, t.open_rounds == 0 and t.closed_rounds >= t.rounds)
+        Evening(
+            t,
+            n,
+            t.open_rounds == 0
+            and t.closed_rounds >= t.rounds
+            and (until is None or (t.date, t.pk) <= (until.date, until.pk)),
+        )
         for n, t in enumerate(tournaments, start=1)
     ]
     finished = {e.tournament.pk: e for e in evenings if e.finished}

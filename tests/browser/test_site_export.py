@@ -14,7 +14,8 @@ from django.urls import reverse
 from archive import site
 from tests.browser.test_accessibility import BLOCKING, PHONE, SMALLEST_TEXT, describe
 from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.web.test_site_export import results_evening, standings_rows
+from tests.web.results_night import results_evening
+from tests.web.test_site_export import standings_rows
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group
 
 from scoring import services
 from tests.conftest import assign_to_all_tournaments, make_tournament
+from tests.web.results_night import results_evening
 from tests.web.test_services import three_table
 from tournament.roles import CLERK_GROUP
 
@@ -34,3 +35,10 @@ def paper_table(clerk):
     }
     services.save_round_totals(table, inputs, clerk)
     return table
+
+
+@pytest.fixture
+def results_night(clerk):
+    """:func:`results_evening`: the evening whose results the site export and the press
+    report are tested on."""
+    return results_evening(clerk)

@@ -17,39 +17,13 @@ from django.test import override_settings
 from django.urls import reverse
 
 from archive import site
-from scoring import links
 from series.services import save_series
-from tests.conftest import close_round_anyway, make_tournament
-from tests.printing.test_sheets_legible import play
 from tournament import services as tournament_services
-from tournament.models import Category, Player
+from tournament.models import Player
 
 pytestmark = pytest.mark.django_db
 
 LAN = "http://192.168.1.20:8000"
-
-
-@pytest.fixture
-def evening(clerk):
-    return results_evening(clerk)
-
-
-def results_evening(clerk):
-    """Nine players (every third without consent, two in a category "Damen"), table entry
-    on, round 1 with games entered and closed, round 2 running."""
-    tournament = make_tournament(players=9)
-    tournament.table_entry = "opponent"
-    tournament.save()
-    ladies = Category.objects.create(tournament=tournament, name="Damen", slug="damen")
-    for registration in tournament.registrations.order_by("start_number")[:2]:
-        registration.categories.add(ladies)
-    round_ = tournament.round_set.get(number=1)
-    links.round_links(round_, clerk)  # each table's private link: never in the export
-    for table in round_.tables.all():
-        for number in range(1, 4):
-            play(table, number, 3, clerk, declarer_wins=number != 2)
-    close_round_anyway(tournament)
-    return tournament
 
 
 def links_of(html: str) -> list[str]:
@@ -70,8 +44,8 @@ def standings_rows(html: str) -> list[list[str]]:
 
 
 @override_settings(PUBLIC_BASE_URL=LAN)
-def test_every_link_resolves_and_the_pages_show_the_live_standings(evening, client):
-    files = site.export_site(evening)
+def test_every_link_resolves_and_the_pages_show_the_live_standings(results_night, client):
+    files = site.export_site(results_night)
     assert {"index.html", "gesamt.html", "runde-1.html", "runde-3.html", "regeln.pdf"} <= set(files)
     assert {"kategorie-damen.html", "kategorie-damen-runde-1.html", "static/css/app.css"} <= set(
         files
@@ -85,50 +59,52 @@ def test_every_link_resolves_and_the_pages_show_the_live_standings(evening, clie
             target = posixpath.normpath(posixpath.join(posixpath.dirname(name), parts.path))
             assert target in files, (name, link)
     # the same places and points as the live public pages
-    live = client.get(reverse("scoring:standings", args=[evening.pk])).content.decode()
+    live = client.get(reverse("scoring:standings", args=[results_night.pk])).content.decode()
     assert standings_rows(pages["gesamt.html"]) == standings_rows(live)
     assert len(standings_rows(live)) > 9
-    live_round = client.get(reverse("scoring:standings", args=[evening.pk]) + "?runde=1")
+    live_round = client.get(reverse("scoring:standings", args=[results_night.pk]) + "?runde=1")
     assert standings_rows(pages["runde-1.html"]) == standings_rows(live_round.content.decode())
-    live_ladies = client.get(reverse("scoring:standings", args=[evening.pk]) + "?kategorie=damen")
+    live_ladies = client.get(
+        reverse("scoring:standings", args=[results_night.pk]) + "?kategorie=damen"
+    )
     assert standings_rows(pages["kategorie-damen.html"]) == standings_rows(
         live_ladies.content.decode()
     )
     assert "aktualisiert sich" in live and "aktualisiert sich" not in pages["gesamt.html"]
     # a page for each player named with consent, per round played, and none for the others
-    for registration in evening.registrations.all():
+    for registration in results_night.registrations.all():
         exported = f"spieler/{registration.start_number}.html" in files
         assert exported == registration.consent_public, registration.start_number
         assert (f"spieler/{registration.start_number}-runde-1.html" in files) == exported
-    named = next(r for r in evening.registrations.all() if r.consent_public)
-    live_player = client.get(reverse("scoring:player", args=[evening.pk, named.start_number]))
+    named = next(r for r in results_night.registrations.all() if r.consent_public)
+    live_player = client.get(reverse("scoring:player", args=[results_night.pk, named.start_number]))
     assert standings_rows(pages[f"spieler/{named.start_number}.html"]) == standings_rows(
         live_player.content.decode()
     )
     index = pages["index.html"]
-    assert evening.ruleset_fingerprint in index and "21.11.2026" in index
+    assert results_night.ruleset_fingerprint in index and "21.11.2026" in index
 
 
 @override_settings(PUBLIC_BASE_URL=LAN)
-def test_nothing_private_is_in_the_export(evening):
+def test_nothing_private_is_in_the_export(results_night):
     hidden = [
         f"{r.player.first_name} {r.player.last_name}"
-        for r in evening.registrations.select_related("player")
+        for r in results_night.registrations.select_related("player")
         if not r.consent_public
     ]
     shown = [
         r.player.last_name
-        for r in evening.registrations.select_related("player")
+        for r in results_night.registrations.select_related("player")
         if r.consent_public
     ]
     tokens = [
         link.token
-        for table in evening.round_set.get(number=1).tables.all()
+        for table in results_night.round_set.get(number=1).tables.all()
         for link in table.links.all()
     ]
     assert hidden and shown and tokens
     text = "\n".join(
-        content.decode("utf-8", "replace") for content in site.export_site(evening).values()
+        content.decode("utf-8", "replace") for content in site.export_site(results_night).values()
     )
     assert any(name in text for name in shown)  # the consenting players are there
     for name in hidden:
@@ -140,21 +116,21 @@ def test_nothing_private_is_in_the_export(evening):
     assert not re.search(r"<script|hx-[a-z]+=|javascript:", text, re.I)
 
 
-def test_export_site_command_writes_a_folder_or_a_zip(evening, tmp_path):
-    call_command("export_site", evening.pk, str(tmp_path / "site"), stdout=io.StringIO())
+def test_export_site_command_writes_a_folder_or_a_zip(results_night, tmp_path):
+    call_command("export_site", results_night.pk, str(tmp_path / "site"), stdout=io.StringIO())
     assert (tmp_path / "site" / "index.html").is_file()
     assert (tmp_path / "site" / "static" / "css" / "app.css").is_file()
-    call_command("export_site", evening.pk, str(tmp_path / "site.zip"), stdout=io.StringIO())
+    call_command("export_site", results_night.pk, str(tmp_path / "site.zip"), stdout=io.StringIO())
     with zipfile.ZipFile(tmp_path / "site.zip") as archive:
         assert "gesamt.html" in archive.namelist()
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="exists"):
-        call_command("export_site", evening.pk, str(tmp_path / "site"), stdout=io.StringIO())
+        call_command("export_site", results_night.pk, str(tmp_path / "site"), stdout=io.StringIO())
 
 
-def test_only_the_director_downloads_the_website(evening, client, clerk, director):
-    address = reverse("archive:site", args=[evening.pk])
+def test_only_the_director_downloads_the_website(results_night, client, clerk, director):
+    address = reverse("archive:site", args=[results_night.pk])
     assert client.get(address).status_code == 302  # to the login
     client.force_login(clerk)
     assert client.get(address).status_code == 403
@@ -163,16 +139,16 @@ def test_only_the_director_downloads_the_website(evening, client, clerk, directo
     assert response.status_code == 200 and response["Content-Type"] == "application/zip"
     with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
         assert "index.html" in archive.namelist()
-    overview = client.get(reverse("scoring:clerk", args=[evening.pk])).content.decode()
+    overview = client.get(reverse("scoring:clerk", args=[results_night.pk])).content.decode()
     assert address in overview
 
 
-def test_a_player_page_shows_any_round_he_played(evening, client, clerk):
-    named = next(r for r in evening.registrations.all() if r.consent_public)
-    address = reverse("scoring:player", args=[evening.pk, named.start_number])
+def test_a_player_page_shows_any_round_he_played(results_night, client, clerk):
+    named = next(r for r in results_night.registrations.all() if r.consent_public)
+    address = reverse("scoring:player", args=[results_night.pk, named.start_number])
     assert client.get(address + "?runde=2").status_code == 404  # round 2 not played yet
     assert client.get(address + "?runde=x").status_code == 400
-    round_2 = evening.round_set.get(number=2)
+    round_2 = results_night.round_set.get(number=2)
     tournament_services.draw_round(round_2, seed=3)
     tournament_services.start_round(round_2)
     page = client.get(address).content.decode()
@@ -202,7 +178,7 @@ def test_a_series_exports_its_table_and_each_evening(
                 target = posixpath.normpath(posixpath.join(posixpath.dirname(name), link))
                 assert target in files, (name, link)
     # no consent at evening 2: not named in the series table (which needs consent at every
-    # evening) nor at evening 2; evening 1's own pages name her, as they do live
+    # results_night) nor at results_night 2; results_night 1's own pages name her, as they do live
     evening_2 = "\n".join(
         content.decode("utf-8", "replace")
         for name, content in files.items()
