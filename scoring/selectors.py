@@ -689,3 +689,44 @@ def pair_standings(
     # the overall standings follow the tournament's tie-break, as the players' do
     tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
     return assign_places(rows, tie_break, order=lambda row: row.pair)
+
+
+@dataclass
+class PastTournament:
+    """A finished tournament on the start page's archive: ``winners`` are the names on
+    place 1 as the public standings give them (a player without consent by start
+    number)."""
+
+    tournament: Tournament
+    winners: list[str]
+
+
+def tournaments_by_state() -> tuple[list[Tournament], list[tuple[str, list[PastTournament]]]]:
+    """The start page's lists: the tournaments still running or to come (newest first),
+    and the finished ones (every round closed) grouped by season, the newest season first:
+    a tournament's season is that of its series (the first by season, if several), else
+    the year of its date.  Standings queries per finished tournament (the archive is read
+    rarely; a season holds a club's dozen evenings)."""
+    tournaments = list(
+        Tournament.objects.annotate(
+            open_rounds=Count("round_set", filter=~Q(round_set__status=Round.Status.CLOSED)),
+            closed_rounds=Count("round_set", filter=Q(round_set__status=Round.Status.CLOSED)),
+        )
+        .prefetch_related("series")
+        .order_by("-date", "-pk")
+    )
+    current = [t for t in tournaments if t.open_rounds or t.closed_rounds < t.rounds]
+    seasons: dict[str, list[PastTournament]] = defaultdict(list)
+    for tournament in tournaments:
+        if tournament in current:
+            continue
+        series = sorted(tournament.series.all(), key=lambda s: s.season)
+        season = series[0].season if series else str(tournament.date.year)
+        winners = [
+            row.name
+            or _("Startnummer %(number)s") % {"number": row.start_number}
+            for row in standings(tournament, public=True)
+            if row.rank == 1
+        ]
+        seasons[season].append(PastTournament(tournament, winners))
+    return current, sorted(seasons.items(), key=lambda item: item[0], reverse=True)

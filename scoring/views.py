@@ -39,12 +39,15 @@ HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The list of tournaments and series."""
+    """The tournaments running or to come, the archive of finished ones by season with
+    their winners (:func:`selectors.tournaments_by_state`), and the series."""
+    current, seasons = selectors.tournaments_by_state()
     return render(
         request,
         "home.html",
         {
-            "tournaments": Tournament.objects.all(),
+            "tournaments": current,
+            "seasons": seasons,
             "series_list": Series.objects.all(),
             "no_accounts": not request.user.is_authenticated and not accounts.has_accounts(),
         },

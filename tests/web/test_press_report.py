@@ -13,7 +13,7 @@ from django.urls import reverse
 from archive import press
 from scoring import selectors
 from series.services import save_series
-from tests.conftest import close_round_anyway
+from tests.conftest import close_round_anyway, make_tournament
 from tournament import services as tournament_services
 from tournament.models import Player
 
@@ -121,3 +121,34 @@ def test_the_series_leader_is_the_one_after_that_evening():
     )
     after_second = press.press_report(second).split("\n\n")[-1]
     assert "Bert SpielerBert (TSV) mit 900 Punkten" in after_second
+
+
+def test_the_start_page_keeps_past_evenings_by_season_with_their_winners(client, director):
+    from tests.web.test_series import evening as paper_evening
+
+    anna, bert = (
+        Player.objects.create(first_name=n, last_name=f"Spieler{n}", club="TSV")
+        for n in ("Anna", "Bert")
+    )
+    autumn = paper_evening(1, {anna: 500, bert: 300})
+    winter = paper_evening(2, {anna: 100, bert: 600}, consent=False)
+    save_series(name="Cup", season="2026/27", tournaments=[autumn, winter])
+    old = paper_evening(3, {anna: 700, bert: 100})
+    old.date = old.date.replace(year=2025)
+    old.save()
+    running = make_tournament()
+    page = client.get(reverse("home")).content.decode()
+    current, archive = page.split("Archiv", 1)
+    assert running.name in current and "Abend 1" not in current
+    assert archive.index("Saison 2026/27") < archive.index("Saison 2025")
+    newer, older = archive.split("Saison 2025")
+    assert "Abend 1" in newer and "Abend 2" in newer and "Abend 3" in older
+    assert "Sieger: &#x2068;Anna SpielerAnna&#x2069;" in newer  # evening 1, with consent
+    assert "Sieger: &#x2068;Startnummer 2&#x2069;" in newer  # evening 2: Bert, no consent
+    assert "SpielerBert" not in page
+    assert reverse("printing:results", args=[autumn.pk]) in archive
+    assert reverse("archive:press", args=[autumn.pk]) not in page  # the director's only
+    client.force_login(director)
+    page = client.get(reverse("home")).content.decode()
+    assert reverse("archive:press", args=[autumn.pk]) in page
+    assert reverse("archive:site", args=[old.pk]) in page
