@@ -723,8 +723,7 @@ def tournaments_by_state() -> tuple[list[Tournament], list[tuple[str, list[PastT
         series = sorted(tournament.series.all(), key=lambda s: s.season)
         season = series[0].season if series else str(tournament.date.year)
         winners = [
-            row.name
-            or _("Startnummer %(number)s") % {"number": row.start_number}
+            row.name or _("Startnummer %(number)s") % {"number": row.start_number}
             for row in standings(tournament, public=True)
             if row.rank == 1
         ]
