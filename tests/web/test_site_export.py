@@ -17,9 +17,10 @@ from django.test import override_settings
 from django.urls import reverse
 
 from archive import site
+from scoring import selectors
 from series.services import save_series
 from tournament import services as tournament_services
-from tournament.models import Player
+from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -206,3 +207,17 @@ def players_for_series():
         Player.objects.create(first_name=n, last_name=f"Spieler{n}", club="TSV")
         for n in ("Anna", "Bert", "Carl")
     ]
+
+
+def test_the_tie_break_and_shared_places_read_as_live(client):
+    from tests.web import prize_evening
+
+    tournament = prize_evening.evening(tie_break=Tournament.TieBreak.BEST_ROUND)
+    files = site.export_site(tournament)
+    live = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
+    exported = standings_rows(files["gesamt.html"].decode())
+    assert exported == standings_rows(live)
+    places = [row[0] for row in exported[1:]]
+    assert places[:4] == ["1", "2", "2", "4"]  # broken by the best round, then shared
+    note = selectors.tie_break_note(tournament)  # the tie-break explained under the table
+    assert note and note in lxml.html.document_fromstring(files["gesamt.html"]).text_content()
