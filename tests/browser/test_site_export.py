@@ -68,4 +68,15 @@ def test_the_exported_site_works_from_disk(browser, clerk, client, tmp_path):
     shown = standings_rows(page.content())
     live = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert shown == standings_rows(live) and len(shown) > 9
+    # a tie-break evening: places broken by the best round, then shared, as live
+    from tests.web import prize_evening
+    from tournament.models import Tournament
+
+    tied = prize_evening.evening(tie_break=Tournament.TieBreak.BEST_ROUND)
+    other = site.write_site(site.export_site(tied), tmp_path / "tie-break")
+    page.goto((other / "gesamt.html").as_uri())
+    shown = standings_rows(page.content())
+    live = client.get(reverse("scoring:standings", args=[tied.pk])).content.decode()
+    assert shown == standings_rows(live)
+    assert [row[0] for row in shown[1:5]] == ["1", "2", "2", "4"]
     context.close()

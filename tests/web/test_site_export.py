@@ -209,11 +209,18 @@ def players_for_series():
     ]
 
 
-def test_the_tie_break_and_shared_places_read_as_live(client):
+def test_the_tie_break_shared_places_and_prizes_read_as_live(client):
     from tests.web import prize_evening
+    from tests.web.test_prizes import define
 
     tournament = prize_evening.evening(tie_break=Tournament.TieBreak.BEST_ROUND)
+    define(tournament)
     files = site.export_site(tournament)
+    # the prize list as the public page shows it, linked from the standings and the index
+    live_prizes = client.get(reverse("prizes:list", args=[tournament.pk])).content.decode()
+    assert standings_rows(files["preise.html"].decode()) == standings_rows(live_prizes)
+    assert "Wurstkorb" in files["preise.html"].decode()
+    assert 'href="preise.html"' in files["index.html"].decode()
     live = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     exported = standings_rows(files["gesamt.html"].decode())
     assert exported == standings_rows(live)
