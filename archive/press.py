@@ -15,10 +15,13 @@ from io import BytesIO
 import docx
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from printing.render import printable
 from scoring import selectors
+from scoring.models import RoundTotal
 from series.selectors import series_standings
-from tournament.models import Tournament
+from tournament.models import Round, Seat, Tournament
 
 ANONYMOUS = "anonymous"
 OMIT = "omit"
@@ -49,7 +52,12 @@ def _listing(names: list[str]) -> str:
 
 def _who(row, options: Options) -> str | None:
     """A row of the standings (or of a series') as the report names it: "Anna Maier (TSV
-    Plochingen)"; ``None`` for a player without consent when the director leaves them out."""
+    Plochingen)"; for a pairs event's row both partners ("A (TSV) / B (SV)"); ``None``
+    for a player without consent when the director leaves them out."""
+    members = getattr(row, "members", None)
+    if members is not None:
+        names = [w for w in (_who(m, options) for m in members) if w]
+        return " / ".join(names) if names else None
     if not row.name:
         return (
             None if options.hidden == OMIT else _("ein Teilnehmer, der nicht genannt werden möchte")
@@ -57,42 +65,76 @@ def _who(row, options: Options) -> str | None:
     return f"{row.name} ({row.club})" if row.club else row.name
 
 
+def _named(rows, options: Options) -> str:
+    """The names of ``rows`` (:func:`_who`, those left out dropped), listed."""
+    return _listing([w for w in (_who(r, options) for r in rows) if w])
+
+
+def _players(tournament: Tournament) -> int:
+    """How many players played in a closed round: at a table, or by round totals from
+    paper."""
+    closed = Round.objects.filter(tournament=tournament, status=Round.Status.CLOSED)
+    seated = set(Seat.objects.filter(round__in=closed).values_list("registration_id", flat=True))
+    seated |= set(
+        RoundTotal.objects.filter(round__in=closed).values_list("registration_id", flat=True)
+    )
+    return len(seated)
+
+
 def press_report(tournament: Tournament, options: Options = Options()) -> str:
     """The report of ``tournament`` in the active language: a title line, then paragraphs
-    separated by blank lines: the evening (date, venue, players, tables, rounds and games,
-    ruleset), the winner or winners with club and points, the next places up to
-    ``options.places``, each category's winner, the last place if ``options.lantern``, and
-    the leader of each series the evening belongs to.  Points are game points."""
-    rows = selectors.standings(tournament, public=True)
+    separated by blank lines: the evening (date, venue, players, tables, rounds played and
+    games, ruleset); once a round is closed, the winner or winners with club and points,
+    the next places up to ``options.places``, each category's best, the last place if
+    ``options.lantern``; and, once the evening is finished, the leader of each series it
+    belongs to as the series stood after it.  A pairs event lists pairs.  Points are game
+    points.  Each name stands at the end of its sentence or before a comma, so "ein
+    Teilnehmer, der nicht genannt werden möchte" reads in every place."""
+    closed = tournament.round_set.filter(status=Round.Status.CLOSED).count()
+    if tournament.event_type == Tournament.EventType.PAIRS:
+        rows = selectors.pair_standings(tournament, public=True)
+    else:
+        rows = selectors.standings(tournament, public=True)
     placed = [r for r in rows if r.rank is not None]
     first_round = tournament.round_set.filter(number=1).first()
     tables = first_round.tables.count() if first_round is not None else 0
+    where = f"{tournament.venue}, " if tournament.venue else ""
+    played = ngettext(
+        "gespielt wurde %(rounds)s Runde mit %(games)s Spielen",
+        "gespielt wurden %(rounds)s Runden mit je %(games)s Spielen",
+        closed,
+    ) % {"rounds": closed, "games": tournament.games_per_round}
     paragraphs = [
         _("Binokel: %(name)s") % {"name": tournament.name},
         _(
-            "%(venue)s, %(date)s. %(players)s Spielerinnen und Spieler kamen zum %(name)s "
-            "an %(tables)s Tischen zusammen; gespielt wurden %(rounds)s Runden mit je "
-            "%(games)s Spielen nach dem Regelwerk „%(ruleset)s“."
+            "%(where)s%(date)s. %(players)s Spielerinnen und Spieler kamen zum %(name)s an "
+            "%(tables)s Tischen zusammen; %(played)s nach dem Regelwerk „%(ruleset)s“."
         )
         % {
-            "venue": tournament.venue or _("Ohne Ort"),
+            "where": where,
             "date": tournament.date.strftime("%d.%m.%Y"),
-            "players": len(rows),
+            "players": _players(tournament),
             "name": tournament.name,
             "tables": tables,
-            "rounds": tournament.rounds,
-            "games": tournament.games_per_round,
+            "played": played,
             "ruleset": tournament.ruleset.name_de,
         },
     ]
+    if not closed:
+        paragraphs.append(_("Noch ist keine Runde abgeschlossen."))
+        return "\n\n".join(paragraphs)
+    if closed < tournament.rounds:
+        paragraphs.append(
+            _("Stand nach %(rounds)s von %(of)s Runden:")
+            % {"rounds": closed, "of": tournament.rounds}
+        )
     winners = [r for r in placed if r.rank == 1]
-    named = [w for w in (_who(r, options) for r in winners) if w]
-    if winners and named:
+    if names := _named(winners, options):
         if len(winners) == 1:
-            text = _("Sieger wurde %(who)s mit %(points)s Punkten.")
+            text = _("Sieger mit %(points)s Punkten: %(who)s.")
         else:
-            text = _("Punktgleich auf Platz 1: %(who)s mit je %(points)s Punkten.")
-        paragraphs.append(text % {"who": _listing(named), "points": _points(winners[0].total)})
+            text = _("Punktgleich auf Platz 1 mit je %(points)s Punkten: %(who)s.")
+        paragraphs.append(text % {"who": names, "points": _points(winners[0].total)})
     following = [
         _("%(place)s. %(who)s, %(points)s Punkte")
         % {"place": r.rank, "who": who, "points": _points(r.total)}
@@ -103,37 +145,32 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
         paragraphs.append(_("Die weiteren Plätze: %(list)s.") % {"list": "; ".join(following)})
     for category in tournament.categories.all():
         best = [r for r in selectors.category_standings(tournament, category) if r.rank == 1]
-        names = [w for w in (_who(r, options) for r in best) if w]
-        if names:
+        if names := _named(best, options):
             paragraphs.append(
-                _("Beste in der Wertung %(category)s: %(who)s mit %(points)s Punkten.")
-                % {
-                    "category": category.name,
-                    "who": _listing(names),
-                    "points": _points(best[0].total),
-                }
+                _("Beste in der Wertung %(category)s mit %(points)s Punkten: %(who)s.")
+                % {"category": category.name, "who": names, "points": _points(best[0].total)}
             )
     if options.lantern and len(placed) > 1:
         last = [r for r in placed if r.rank == placed[-1].rank]
-        names = [w for w in (_who(r, options) for r in last) if w]
-        if names:
+        if names := _named(last, options):
             paragraphs.append(
-                _("Die Rote Laterne ging an %(who)s mit %(points)s Punkten.")
-                % {"who": _listing(names), "points": _points(last[0].total)}
+                _("Die Rote Laterne mit %(points)s Punkten: %(who)s.")
+                % {"who": names, "points": _points(last[0].total)}
             )
+    if closed < tournament.rounds:
+        return "\n\n".join(paragraphs)  # the series counts the evening once it is finished
     for series in tournament.series.all():
         standing = series_standings(series, public=True, until=tournament)
         leaders = [r for r in standing.rows if r.rank == 1]
-        names = [w for w in (_who(r, options) for r in leaders) if w]
-        if names:
+        if names := _named(leaders, options):
             paragraphs.append(
                 _(
-                    "In der Serie %(series)s %(season)s führt nach diesem Abend %(who)s mit %(points)s Punkten."
+                    "In der Serie %(series)s %(season)s führt nach diesem Abend mit %(points)s Punkten: %(who)s."
                 )
                 % {
                     "series": series.name,
                     "season": series.season,
-                    "who": _listing(names),
+                    "who": names,
                     "points": _points(leaders[0].total),
                 }
             )
@@ -151,12 +188,18 @@ def paragraphs_of(text: str) -> list[str]:
     ]
 
 
+def _xml_text(text: str) -> str:
+    """``text`` with the control characters XML cannot hold as spaces (as every printed
+    document does, :func:`printing.render.printable`)."""
+    return printable(text)
+
+
 def report_docx(text: str, title: str) -> bytes:
     """``text`` (:func:`paragraphs_of`) as a Word document: the first paragraph a heading,
     the others body text; ``title`` in the document's properties."""
     document = docx.Document()
-    document.core_properties.title = title
-    parts = paragraphs_of(text)
+    document.core_properties.title = _xml_text(title)
+    parts = [_xml_text(p) for p in paragraphs_of(text)]
     if parts:
         document.add_heading(parts[0], level=1)
     for paragraph in parts[1:]:

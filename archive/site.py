@@ -194,9 +194,19 @@ class _Exporter:
         self.files[name] = _static_page(html, address, name, self.file_for).encode()
 
 
+def _resolve(address: str, link: str) -> str:
+    """``link`` on the page at ``address`` as the browser reads it: a link that is only a
+    query ("?", "?runde=2") replaces the page's query (``urljoin`` would keep the old one
+    for a bare "?")."""
+    if link.startswith("?"):
+        return urlsplit(address).path + (link if link != "?" else "")
+    return urljoin(address, link)
+
+
 def _static_page(html: str, address: str, name: str, file_for) -> str:
     """``html`` (served at ``address``) as the export's file ``name``: no scripts, no htmx
-    attributes, no forms, nothing marked ``data-live`` (what only a live page does); links to exported pages relative, other links removed (an
+    attributes, no forms, nothing marked ``data-live`` (what only the running app shows:
+    "aktualisiert sich alle 10 Sekunden", the demo banner); links to exported pages relative, other links removed (an
     ``<a>`` in running text keeps its words, one in a navigation bar or the header goes)."""
     document = lxml.html.document_fromstring(html)
     for element in list(document.iter("script", "form", "noscript")):
@@ -217,7 +227,7 @@ def _static_page(html: str, address: str, name: str, file_for) -> str:
             continue
         if target.startswith("#"):
             continue
-        target_file = file_for(urljoin(address, target))
+        target_file = file_for(_resolve(address, target))
         if target_file is None:
             if element.tag == "a" and not any(
                 a.tag in ("nav", "header") for a in element.iterancestors()
@@ -281,6 +291,7 @@ def write_site(files: dict[str, bytes], target: Path) -> Path:
     if target.suffix.lower() == ".zip":
         if target.exists():
             raise SiteError(f"{target} exists")
+        target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(site_zip(files))
         return target
     if target.exists() and (not target.is_dir() or any(target.iterdir())):

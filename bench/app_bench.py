@@ -169,9 +169,13 @@ def _in_child(function) -> tuple[float, float]:
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(target=measure, args=(sender,))
     process.start()
-    outcome = receiver.recv()
+    sender.close()  # the child holds the only writer: a failure ends recv with EOFError
+    try:
+        outcome = receiver.recv()
+    except EOFError:
+        outcome = None
     process.join()
-    if process.exitcode:
+    if process.exitcode or outcome is None:
         raise SystemExit(f"measuring {function} failed with exit code {process.exitcode}")
     return outcome
 

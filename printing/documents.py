@@ -164,7 +164,7 @@ class SheetPage:
 
     :attr:`fields` holds every text of the page that belongs to its table, by field name
     (``printing/templatetags/sheet_fields.py``); ``lines`` is set for the grid, with how
-    many lines each field whose height follows its text takes (``printing.score_sheets``).
+    many lines each field whose height follows its text takes (``printing.sheets``).
     """
 
     sheet: Sheet

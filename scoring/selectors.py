@@ -701,12 +701,25 @@ class PastTournament:
     winners: list[str]
 
 
-def tournaments_by_state() -> tuple[list[Tournament], list[tuple[str, list[PastTournament]]]]:
+def winners(tournament: Tournament) -> list[str]:
+    """The names on place 1 of ``tournament``'s public standings (a player without consent
+    as "Startnummer N")."""
+    return [
+        row.name or _("Startnummer %(number)s") % {"number": row.start_number}
+        for row in standings(tournament, public=True)
+        if row.rank == 1
+    ]
+
+
+def tournaments_by_state(
+    winners_of=winners,
+) -> tuple[list[Tournament], list[tuple[str, list[PastTournament]]]]:
     """The start page's lists: the tournaments still running or to come (newest first),
     and the finished ones (every round closed) grouped by season, the newest season first:
     a tournament's season is that of its series (the first by season, if several), else
-    the year of its date.  Standings queries per finished tournament (the archive is read
-    rarely; a season holds a club's dozen evenings)."""
+    the year of its date.  ``winners_of`` gives a finished tournament's winners
+    (:func:`winners`, a standings computation; the start page caches it).  Three queries
+    and the winners."""
     tournaments = list(
         Tournament.objects.annotate(
             open_rounds=Count("round_set", filter=~Q(round_set__status=Round.Status.CLOSED)),
@@ -722,10 +735,5 @@ def tournaments_by_state() -> tuple[list[Tournament], list[tuple[str, list[PastT
             continue
         series = sorted(tournament.series.all(), key=lambda s: s.season)
         season = series[0].season if series else str(tournament.date.year)
-        winners = [
-            row.name or _("Startnummer %(number)s") % {"number": row.start_number}
-            for row in standings(tournament, public=True)
-            if row.rank == 1
-        ]
-        seasons[season].append(PastTournament(tournament, winners))
+        seasons[season].append(PastTournament(tournament, winners_of(tournament)))
     return current, sorted(seasons.items(), key=lambda item: item[0], reverse=True)

@@ -41,7 +41,7 @@ HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
 def home(request: HttpRequest) -> HttpResponse:
     """The tournaments running or to come, the archive of finished ones by season with
     their winners (:func:`selectors.tournaments_by_state`), and the series."""
-    current, seasons = selectors.tournaments_by_state()
+    current, seasons = selectors.tournaments_by_state(_cached_winners)
     return render(
         request,
         "home.html",
@@ -52,6 +52,17 @@ def home(request: HttpRequest) -> HttpResponse:
             "no_accounts": not request.user.is_authenticated and not accounts.has_accounts(),
         },
     )
+
+
+def _cached_winners(tournament: Tournament) -> list[str]:
+    """:func:`selectors.winners`, cached until the tournament's standings change (a
+    correction after the close bumps their version) and per language."""
+    key = f"{services.standings_cache_key(tournament.pk)}:winners:{get_language()}"
+    names = cache.get(key)
+    if names is None:
+        names = selectors.winners(tournament)
+        cache.set(key, names, 24 * 3600)
+    return names
 
 
 def round_number_param(tournament: Tournament, request: HttpRequest) -> int | None:

@@ -1,5 +1,5 @@
 """Template tags of the score sheet (``printing/score_sheets.html``): ``{% field %}`` prints
-one table's text, or in the grid the box it will be stamped into (printing.score_sheets)."""
+one table's text, or in the grid the box it will be stamped into (printing.sheets)."""
 
 from __future__ import annotations
 

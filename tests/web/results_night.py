@@ -6,12 +6,14 @@ from __future__ import annotations
 from scoring import links
 from tests.conftest import close_round_anyway, make_tournament
 from tests.printing.test_sheets_legible import play
+from tournament import services as tournament_services
 from tournament.models import Category
 
 
 def results_evening(clerk):
     """Nine players (every third without consent, two in a category "Damen"), table entry
-    on, round 1 with games entered and closed, round 2 running."""
+    on: round 1 with three games entered at each table and closed (shared places), round 2
+    drawn and running with its tables' live links, round 3 to come."""
     tournament = make_tournament(players=9)
     tournament.table_entry = "opponent"
     tournament.save()
@@ -24,4 +26,8 @@ def results_evening(clerk):
         for number in range(1, 4):
             play(table, number, 3, clerk, declarer_wins=number != 2)
     close_round_anyway(tournament)
+    running = tournament.round_set.get(number=2)
+    tournament_services.draw_round(running, seed=3)
+    tournament_services.start_round(running)
+    links.round_links(running, clerk)  # its tables' live links
     return tournament

@@ -5,6 +5,7 @@ left out), editable on the page, downloaded as text or DOCX."""
 from __future__ import annotations
 
 import io
+from datetime import date
 
 import docx
 import pytest
@@ -15,7 +16,7 @@ from scoring import selectors
 from series.services import save_series
 from tests.conftest import close_round_anyway, make_tournament
 from tournament import services as tournament_services
-from tournament.models import Player
+from tournament.models import Player, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -25,22 +26,23 @@ NOBODY = "ein Teilnehmer, der nicht genannt werden möchte"
 def test_the_report_gives_the_evenings_facts(results_night):
     rows = selectors.standings(results_night, public=True)
     text = press.press_report(results_night)
-    title, facts, winners, places, *_rest = text.split("\n\n")
+    title, facts, standing, winners, places, *_rest = text.split("\n\n")
     assert title == "Binokel: Testturnier"
-    assert facts.startswith("Plochingen, 21.11.2026. 9 Spielerinnen und Spieler")
-    assert "an 3 Tischen" in facts and "3 Runden mit je 12 Spielen" in facts
-    # a shared first place: the one who consented named with club and points, the others not
+    assert facts == (
+        "Plochingen, 21.11.2026. 9 Spielerinnen und Spieler kamen zum Testturnier an 3 "
+        "Tischen zusammen; gespielt wurde 1 Runde mit 12 Spielen nach dem Regelwerk "
+        "„Vereinsturnier“."
+    )
+    assert standing == "Stand nach 1 von 3 Runden:"  # round 2 runs, round 3 is to come
+    # a shared first place: the one who consented named with club, the others not
     first = [r for r in rows if r.rank == 1]
     assert len(first) == 3 and [r.name for r in first].count("") == 2
-    assert (
-        winners.startswith("Punktgleich auf Platz 1:")
-        and f"mit je {first[0].total} Punkten" in winners
+    assert winners == (
+        f"Punktgleich auf Platz 1 mit je {first[0].total} Punkten: {NOBODY}, "
+        f"Vorname8 Nachname8 (TSV) und {NOBODY}."
     )
-    assert winners.count(NOBODY) == 2 and "Vorname8 Nachname8 (TSV)" in winners
-    assert (
-        places.startswith("Die weiteren Plätze: 4. ")
-        and "7. Vorname2 Nachname2 (TSV), -560 Punkte" in places
-    )
+    assert places.startswith("Die weiteren Plätze: 4. ")
+    assert "7. Vorname2 Nachname2 (TSV), -560 Punkte" in places
     for hidden in ("Vorname3", "Vorname6", "Vorname9"):
         assert hidden not in text
 
@@ -50,33 +52,80 @@ def test_the_director_chooses_places_lantern_and_leaving_out(results_night):
         results_night, press.Options(places=4, lantern=True, hidden=press.OMIT)
     )
     assert NOBODY not in short
-    assert "Sieger wurde Vorname8 Nachname8 (TSV)" in short or "Platz 1: Vorname8" in short
+    assert "Punktgleich auf Platz 1 mit je 430 Punkten: Vorname8 Nachname8 (TSV)." in short
     assert "4. Vorname1 Nachname1 (TSV), 250 Punkte" in short
     assert "4. Vorname7 Nachname7 (TSV), 250 Punkte" in short
     assert "7. " not in short.split("Rote Laterne")[0]  # only places up to 4 in the list
-    assert (
-        "Die Rote Laterne ging an Vorname2 Nachname2 (TSV), Vorname4 Nachname4 (TSV) und " in short
+    assert short.endswith(
+        "Die Rote Laterne mit -560 Punkten: Vorname2 Nachname2 (TSV), Vorname4 Nachname4 (TSV) "
+        "und Vorname5 Nachname5 (TSV)."
     )
-    assert "mit -560 Punkten." in short
     plain = press.press_report(results_night, press.Options(places=4))
-    assert (
-        "Rote Laterne" not in plain and "4. " + NOBODY + ", 250 Punkte" in plain
-    )  # start number 3
+    assert "Rote Laterne" not in plain
+    assert "4. " + NOBODY + ", 250 Punkte" in plain  # start number 3
 
 
 def test_category_winners_and_the_series_leader(results_night):
     text = press.press_report(results_night)
-    assert "Beste in der Wertung Damen: Vorname1 Nachname1 (TSV) mit 250 Punkten." in text
-    series = save_series(name="Cup", season="2026", tournaments=[results_night])
-    assert "Serie" not in press.press_report(results_night)  # the results_night is not finished yet
-    for number in (2, 3):
-        round_ = results_night.round_set.get(number=number)
-        tournament_services.draw_round(round_, seed=number)
-        tournament_services.start_round(round_)
-        close_round_anyway(results_night, number)
-    leader = press.press_report(results_night).split("\n\n")[-1]
-    assert leader.startswith("In der Serie Cup 2026 führt nach diesem Abend ")
-    assert series.pk and "Vorname8 Nachname8 (TSV)" in leader and NOBODY in leader
+    assert "Beste in der Wertung Damen mit 250 Punkten: Vorname1 Nachname1 (TSV)." in text
+    save_series(name="Cup", season="2026", tournaments=[results_night])
+    assert "Serie" not in press.press_report(results_night)  # not finished yet
+    close_round_anyway(results_night, 2)
+    round_3 = results_night.round_set.get(number=3)
+    tournament_services.draw_round(round_3, seed=3)
+    tournament_services.start_round(round_3)
+    close_round_anyway(results_night, 3)
+    report = press.press_report(results_night)
+    assert "gespielt wurden 3 Runden mit je 12 Spielen" in report and "Stand nach" not in report
+    leader = report.split("\n\n")[-1]
+    assert leader.startswith("In der Serie Cup 2026 führt nach diesem Abend mit 430 Punkten: ")
+    assert "Vorname8 Nachname8 (TSV)" in leader and NOBODY in leader
+
+
+def test_no_closed_round_no_results_and_no_venue_no_comma(db):
+    tournament = make_tournament(players=6)
+    tournament.venue = ""
+    tournament.save()
+    assert press.press_report(tournament).split("\n\n")[1:] == [
+        "21.11.2026. 0 Spielerinnen und Spieler kamen zum Testturnier an 2 Tischen zusammen; "
+        "gespielt wurden 0 Runden mit je 12 Spielen nach dem Regelwerk „Vereinsturnier“.",
+        "Noch ist keine Runde abgeschlossen.",
+    ]
+
+
+def test_a_pairs_evening_is_reported_by_pairs(db):
+    """Four pairs from paper round totals (each partner carries the pair's points)."""
+    from scoring.models import RoundTotal
+    from tournament.models import Tournament
+
+    tournament = tournament_services.create_tournament(
+        name="Paarabend", date=date(2026, 11, 28), rounds=1, preset="partnership-250",
+        four_table_mode=Tournament.FourTableMode.KREUZ,
+        event_type=Tournament.EventType.PAIRS, entry_mode=Tournament.EntryMode.TOTALS,
+    )  # fmt: skip
+    round_ = tournament.round_set.get()
+    points = {1: 900, 2: 900, 3: 400, 4: 400, 5: 400, 6: 400, 7: 100, 8: 100}
+    for number, total in points.items():
+        player = Player.objects.create(first_name=f"V{number}", last_name=f"N{number}")
+        registration = tournament_services.register(tournament, player, consent_public=True)
+        RoundTotal.objects.create(round=round_, registration=registration, points=total)
+    for first in (1, 3, 5, 7):
+        tournament_services.form_pair(tournament, first, first + 1)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
+    paragraphs = press.press_report(tournament, press.Options(lantern=True)).split("\n\n")
+    assert paragraphs[2] == "Sieger mit 900 Punkten: V1 N1 / V2 N2."
+    assert paragraphs[3] == (
+        "Die weiteren Plätze: 2. V3 N3 / V4 N4, 400 Punkte; 2. V5 N5 / V6 N6, 400 Punkte; "
+        "4. V7 N7 / V8 N8, 100 Punkte."
+    )
+    assert paragraphs[4] == "Die Rote Laterne mit 100 Punkten: V7 N7 / V8 N8."
+
+
+def test_the_word_file_takes_control_characters_as_spaces():
+    content = press.report_docx("Titel\x01\n\nEin\x1bText", "Abend\x02")
+    document = docx.Document(io.BytesIO(content))
+    assert [p.text for p in document.paragraphs] == ["Titel ", "Ein Text"]
+    assert document.core_properties.title == "Abend "
 
 
 def test_the_page_edits_and_downloads_the_report(results_night, client, clerk, director):
@@ -117,10 +166,10 @@ def test_the_series_leader_is_the_one_after_that_evening():
     save_series(name="Cup", season="2026", tournaments=[first, second])
     after_first = press.press_report(first).split("\n\n")[-1]
     assert after_first == (
-        "In der Serie Cup 2026 führt nach diesem Abend Anna SpielerAnna (TSV) mit 500 Punkten."
+        "In der Serie Cup 2026 führt nach diesem Abend mit 500 Punkten: Anna SpielerAnna (TSV)."
     )
     after_second = press.press_report(second).split("\n\n")[-1]
-    assert "Bert SpielerBert (TSV) mit 900 Punkten" in after_second
+    assert after_second.endswith("mit 900 Punkten: Bert SpielerBert (TSV).")
 
 
 def test_the_start_page_keeps_past_evenings_by_season_with_their_winners(client, director):
@@ -152,3 +201,19 @@ def test_the_start_page_keeps_past_evenings_by_season_with_their_winners(client,
     page = client.get(reverse("home")).content.decode()
     assert reverse("archive:press", args=[autumn.pk]) in page
     assert reverse("archive:site", args=[old.pk]) in page
+
+
+def test_the_start_page_reads_each_past_evenings_winners_once(
+    client, director, django_assert_max_num_queries
+):
+    from tests.web.test_series import evening as paper_evening
+
+    anna = Player.objects.create(first_name="Anna", last_name="SpielerAnna", club="TSV")
+    for day in range(1, 6):
+        paper_evening(day, {anna: 100 * day})
+    client.get(reverse("home"))  # fills the cache
+    with django_assert_max_num_queries(6):  # not one standings computation per evening
+        response = client.get(reverse("home"))
+    page = response.content.decode()
+    assert response.status_code == 200, response.status_code
+    assert page.count("Sieger: &#x2068;Anna SpielerAnna&#x2069;") == 5
