@@ -40,8 +40,13 @@ def _spreadsheet(values: Sequence[Sequence], fmt: str, title: str, name: str) ->
         content = exports.to_csv(values, excel_german=fmt == "de.csv")
     extension, content_type = FORMATS[fmt]
     excel = "-excel" if fmt == "de.csv" else ""
+    return _attachment(content, content_type, f"{name}{excel}.{extension}")
+
+
+def _attachment(content, content_type: str, filename: str) -> HttpResponse:
+    """``content`` as a download named ``filename`` (every file this app hands out)."""
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{name}{excel}.{extension}"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
@@ -78,9 +83,7 @@ def site_export(request: HttpRequest, pk: int) -> HttpResponse:
     (:mod:`archive.site`), in the language of the request; the director's download."""
     tournament = get_object_or_404(Tournament, pk=pk)
     content = site.site_zip(site.export_site(tournament, translation.get_language() or "de"))
-    response = HttpResponse(content, content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="ergebnisse-{tournament.pk}.zip"'
-    return response
+    return _attachment(content, "application/zip", f"ergebnisse-{tournament.pk}.zip")
 
 
 @login_required
@@ -90,9 +93,7 @@ def series_site_export(request: HttpRequest, pk: int) -> HttpResponse:
     (:func:`archive.site.export_series_site`)."""
     series = get_object_or_404(Series, pk=pk)
     content = site.site_zip(site.export_series_site(series, translation.get_language() or "de"))
-    response = HttpResponse(content, content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="serie-{series.pk}.zip"'
-    return response
+    return _attachment(content, "application/zip", f"serie-{series.pk}.zip")
 
 
 @login_required
@@ -131,12 +132,9 @@ def _press_download(tournament: Tournament, data: dict) -> HttpResponse:
     """The edited report as ``pressebericht-<id>.txt`` or ``.docx``."""
     name = f"pressebericht-{tournament.pk}"
     if data["format"] == "docx":
-        response = HttpResponse(
+        return _attachment(
             press.report_docx(data["text"], tournament.name),
-            content_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            f"{name}.docx",
         )
-        response["Content-Disposition"] = f'attachment; filename="{name}.docx"'
-        return response
-    response = HttpResponse(data["text"], content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}.txt"'
-    return response
+    return _attachment(data["text"], "text/plain; charset=utf-8", f"{name}.txt")
