@@ -33,7 +33,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.test import RequestFactory
-from django.urls import Resolver404, resolve, reverse
+from django.urls import Resolver404, ResolverMatch, resolve, reverse
 from django.utils import timezone, translation
 
 from printing.pdfs import rules_pdf
@@ -49,6 +49,34 @@ RULES = "regeln.pdf"
 
 class SiteError(Exception):
     """The export cannot be written (e.g. the target exists and is not empty)."""
+
+
+STATIC_URL = "/static/"
+
+
+def _local(address: str, static: set[str]) -> ResolverMatch | str | None:
+    """What an absolute app address is for the export: for a static file that exists, its
+    file in the export ("static/css/app.css", the path added to ``static`` so it is copied);
+    for a page of the app, its resolved view; ``None`` for another host (the laptop's LAN
+    address, a table link) or an unknown path."""
+    parts = urlsplit(address)
+    if parts.scheme or parts.netloc:
+        return None
+    if parts.path.startswith(STATIC_URL):
+        path = parts.path[len(STATIC_URL) :]
+        if not finders.find(path):
+            return None
+        static.add(path)
+        return f"static/{path}"
+    try:
+        return resolve(parts.path)
+    except Resolver404:
+        return None
+
+
+def _static_files(static: set[str]) -> dict[str, bytes]:
+    """The static files named in ``static`` (:func:`_local`), by their place in the export."""
+    return {f"static/{path}": Path(finders.find(path)).read_bytes() for path in sorted(static)}
 
 
 def _standings_file(round_number: int | None, category: str | None) -> str:
@@ -98,21 +126,10 @@ class _Exporter:
     def file_for(self, address: str) -> str | None:
         """The export's file for an absolute app address, or ``None`` when the export has
         no such page (then the link is removed)."""
-        parts = urlsplit(address)
-        if parts.scheme or parts.netloc:
-            return None  # another host: the laptop's LAN address, a table link, ...
-        static_url = "/static/"
-        if parts.path.startswith(static_url):
-            path = parts.path[len(static_url) :]
-            if finders.find(path):
-                self.static.add(path)
-                return f"static/{path}"
-            return None
-        try:
-            match = resolve(parts.path)
-        except Resolver404:
-            return None
-        query = parse_qs(parts.query)
+        match = _local(address, self.static)
+        if not isinstance(match, ResolverMatch):
+            return match  # a static file's place in the export, or None
+        query = parse_qs(urlsplit(address).query)
         if match.view_name == "home":
             return INDEX
         if match.kwargs.get("pk") != self.tournament.pk:
@@ -187,8 +204,7 @@ class _Exporter:
         )
         self.add(INDEX, index, "/")
         self.files[RULES] = rules_pdf(self.tournament, translation.get_language() or "de")
-        for path in sorted(self.static):
-            self.files[f"static/{path}"] = Path(finders.find(path)).read_bytes()
+        self.files.update(_static_files(self.static))
 
     def add(self, name: str, html: str, address: str) -> None:
         self.files[name] = _static_page(html, address, name, self.file_for).encode()
@@ -260,16 +276,9 @@ def export_series_site(series: Series, language: str = "de") -> dict[str, bytes]
         static: set[str] = set()
 
         def file_for(address: str) -> str | None:
-            parts = urlsplit(address)
-            if parts.scheme or parts.netloc:
-                return None
-            if parts.path.startswith("/static/") and finders.find(parts.path[len("/static/") :]):
-                static.add(parts.path[len("/static/") :])
-                return parts.path[1:]
-            try:
-                match = resolve(parts.path)
-            except Resolver404:
-                return None
+            match = _local(address, static)
+            if not isinstance(match, ResolverMatch):
+                return match
             if match.view_name == "home":
                 return INDEX
             if match.view_name == "scoring:standings" and match.kwargs["pk"] in evenings:
@@ -279,8 +288,7 @@ def export_series_site(series: Series, language: str = "de") -> dict[str, bytes]
         address = reverse("series:page", args=[series.pk])
         html = _public_page(series_views.series_page, address, pk=series.pk)
         files[INDEX] = _static_page(html, address, INDEX, file_for).encode()
-        for path in sorted(static):
-            files[f"static/{path}"] = Path(finders.find(path)).read_bytes()
+        files.update(_static_files(static))
     return dict(sorted(files.items()))
 
 
