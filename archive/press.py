@@ -188,18 +188,13 @@ def paragraphs_of(text: str) -> list[str]:
     ]
 
 
-def _xml_text(text: str) -> str:
-    """``text`` with the control characters XML cannot hold as spaces (as every printed
-    document does, :func:`printing.render.printable`)."""
-    return printable(text)
-
-
 def report_docx(text: str, title: str) -> bytes:
     """``text`` (:func:`paragraphs_of`) as a Word document: the first paragraph a heading,
     the others body text; ``title`` in the document's properties."""
     document = docx.Document()
-    document.core_properties.title = _xml_text(title)
-    parts = [_xml_text(p) for p in paragraphs_of(text)]
+    # control characters XML cannot hold print as spaces, as in every PDF (printable)
+    document.core_properties.title = printable(title)
+    parts = [printable(p) for p in paragraphs_of(text)]
     if parts:
         document.add_heading(parts[0], level=1)
     for paragraph in parts[1:]:

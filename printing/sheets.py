@@ -96,9 +96,10 @@ def stamp(pages: list[SheetPage], context: dict) -> tuple[bytes, list[bytes], li
     lay under it (:func:`printing.stamping.underlay`).  Raises ``KeyError`` for a text the
     grid has no box for."""
     # first pass: one grid page per kind, every growing field one line high
+    page_kinds = [page_kind(page) for page in pages]
     kinds: dict[tuple, SheetPage] = {}
-    for page in pages:
-        kinds.setdefault(page_kind(page), page)
+    for page, kind in zip(pages, page_kinds, strict=True):
+        kinds.setdefault(kind, page)
     order = {kind: index for index, kind in enumerate(kinds)}
     probe = _grid(
         [replace(p, lines=dict.fromkeys(growing_fields(p), 1)) for p in kinds.values()], context
@@ -108,8 +109,8 @@ def stamp(pages: list[SheetPage], context: dict) -> tuple[bytes, list[bytes], li
     layouts: dict[tuple, int] = {}
     again: list[SheetPage] = []
     placed: list[tuple[int, int]] = []  # (0: first pass / 1: second, sheet page of that grid)
-    for page in pages:
-        kind = order[page_kind(page)]
+    for page, kind_key in zip(pages, page_kinds, strict=True):
+        kind = order[kind_key]
         boxes = {k: v for i in probe_pages[kind] for k, v in probe.pages[i].boxes.items()}
         lines = {k: max(1, len(boxes[k].lines(page.fields[k]))) for k in growing_fields(page)}
         if all(count == 1 for count in lines.values()):

@@ -298,7 +298,6 @@ class Stamper:
             self._canvas.setTitle(title)
         self._text = None
         self._height = 0.0
-        self.pages = 0
 
     def page(self, grid_page: GridPage) -> None:
         """Start the next page, of ``grid_page``'s size (ends the one before)."""
@@ -307,7 +306,6 @@ class Stamper:
         self._height = grid_page.height
         self._text = self._canvas.beginText()
         self._state = None
-        self.pages += 1
 
     def _end_page(self) -> None:
         if self._text is not None:
