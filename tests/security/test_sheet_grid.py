@@ -30,9 +30,7 @@ def test_the_grid_holds_no_name_and_the_sheet_prints_it(case):
     round_ = tournament.round_set.get(number=1)
     for filled in (False, True):
         pages, context = pdfs.score_sheet_pages(round_, filled)
-        grid_pages = [
-            replace(p, lines=dict.fromkeys(sheets.growing_fields(p), 2)) for p in pages
-        ]
+        grid_pages = [replace(p, lines=dict.fromkeys(sheets.growing_fields(p), 2)) for p in pages]
         html = render_to_string(sheets.TEMPLATE, {**context, "pages": grid_pages, "grid": True})
         for piece in ("Vorname", "Nachname1", "<script", "passwd", "doppelt", "</style><img"):
             assert piece not in html, (case, filled, piece)
