@@ -13,7 +13,6 @@ low card, 48 with it (seed 001, "Karten" and "Geben").
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 SUITS: tuple[str, ...] = ("C", "S", "H", "D")
@@ -59,16 +58,6 @@ def parse_card(code: object) -> str:
     return rank + suit
 
 
-def rank_of(card: str) -> str:
-    """Rank letter of a canonical card code."""
-    return card[0]
-
-
-def suit_of(card: str) -> str:
-    """Suit letter of a canonical card code."""
-    return card[1]
-
-
 def deck_ranks(deck_size: int) -> tuple[str, ...]:
     """Ranks in a pack of ``deck_size`` cards (40: A T K Q J; 48: also the low card).
 
@@ -93,8 +82,3 @@ def sort_cards(cards: Iterable[str], trump: str | None = None) -> list[str]:
         order.remove(trump)
         order.insert(0, trump)
     return sorted(cards, key=lambda c: (order.index(c[1]), -RANK_STRENGTH[c[0]]))
-
-
-def count_cards(cards: Iterable[str]) -> Counter[str]:
-    """Multiset of canonical card codes."""
-    return Counter(cards)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
@@ -99,3 +102,25 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Under mutation testing, each run gets a SQLite test database of its own.
+
+    ``config/settings.py`` names the test database after the process id, but mutmut
+    loads the settings once and forks a process for each mutant, two at a time: both
+    would create, fill and delete the same file. While mutmut runs (it sets
+    ``MUTANT_UNDER_TEST``) the name is therefore taken again in the forked process.
+    """
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if (
+        os.environ.get("MUTANT_UNDER_TEST")
+        and default["ENGINE"] == "django.db.backends.sqlite3"
+        and not os.environ.get("DJANGO_TEST_SQLITE")
+    ):
+        default.setdefault("TEST", {})["NAME"] = str(
+            Path(tempfile.gettempdir()) / f"binokel-test-{os.getpid()}.sqlite3"
+        )

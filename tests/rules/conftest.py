@@ -1,0 +1,59 @@
+"""Make the engine's import-time and cached work visible to mutation testing.
+
+mutmut imports the project once and forks a process for each mutant. Two kinds of code
+then never run in their mutated form:
+
+- ``rules/presets.py`` builds the four presets (their melds, via ``_suit_melds`` and
+  ``_kind_melds``) when it is imported;
+- the meld search (``melds._compile``), the meld ranges (``meldrange._meld_range``) and the
+  trick-point feasibility (``scoring._sums_by_card_count``, ``_possible_trick_points``)
+  keep their results in an ``lru_cache`` that may be filled before the fork, by a test
+  module's parameters.
+
+Only while mutmut runs (it sets ``MUTANT_UNDER_TEST``), each test therefore starts with
+empty caches and with the presets built again, so a mutant there is run, and its tests are
+found by mutmut's coverage of each test. In a normal run this fixture does nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import pytest
+
+# the caches whose contents depend on mutable engine code; (module, function) pairs
+_CACHED = (
+    ("rules.melds", "_compile"),
+    ("rules.meldrange", "_meld_range"),
+    ("rules.scoring", "_sums_by_card_count"),
+    ("rules.scoring", "_possible_trick_points"),
+)
+
+
+def _mutmut_active() -> bool:
+    return os.environ.get("MUTANT_UNDER_TEST", "") not in ("", "mutant_generation")
+
+
+def rebuild_engine_state() -> None:
+    """Empty the engine's caches and build the presets again, in place.
+
+    The preset dict keeps its identity (``rules.PRESETS`` and ``rules.cli`` hold it), so
+    everything that looks a preset up sees the rebuilt one.
+    """
+    for module_name, function_name in _CACHED:
+        getattr(importlib.import_module(module_name), function_name).cache_clear()
+    presets = importlib.import_module("rules.presets")
+    kept = presets.PRESETS
+    importlib.reload(presets)
+    rebuilt = presets.PRESETS
+    kept.clear()
+    kept.update(rebuilt)
+    presets.PRESETS = kept
+
+
+@pytest.fixture(autouse=True)
+def _fresh_engine_state_under_mutmut():
+    if _mutmut_active():
+        rebuild_engine_state()
+    yield
