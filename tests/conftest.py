@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import closing
 from datetime import date
 from pathlib import Path
 
@@ -104,6 +105,22 @@ def _fresh_cache():
     cache.clear()
 
 
+def _mutmut_db_template() -> Path | None:
+    """Under mutation testing, a migrated SQLite test database that each forked run starts
+    from instead of migrating a new one (``BINOKEL_MUTMUT_DB_TEMPLATE``, made once with
+    ``--reuse-db``; docs/testing.md).  ``None`` otherwise."""
+    name = os.environ.get("BINOKEL_MUTMUT_DB_TEMPLATE", "")
+    if os.environ.get("MUTANT_UNDER_TEST") and name and Path(name).is_file():
+        return Path(name)
+    return None
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request) -> bool:
+    """``--reuse-db``, or a run under mutation testing that starts from the template."""
+    return bool(request.config.getvalue("reuse_db")) or _mutmut_db_template() is not None
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """Under mutation testing, each run gets a SQLite test database of its own.
@@ -111,16 +128,29 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     ``config/settings.py`` names the test database after the process id, but mutmut
     loads the settings once and forks a process for each mutant, two at a time: both
     would create, fill and delete the same file. While mutmut runs (it sets
-    ``MUTANT_UNDER_TEST``) the name is therefore taken again in the forked process.
+    ``MUTANT_UNDER_TEST``) the name is therefore taken again in the forked process, and
+    the file is copied from the template when there is one (through SQLite's backup, and
+    deleted at the end).
     """
+    import sqlite3
+
     from django.conf import settings
 
     default = settings.DATABASES["default"]
+    own = None
     if (
         os.environ.get("MUTANT_UNDER_TEST")
         and default["ENGINE"] == "django.db.backends.sqlite3"
         and not os.environ.get("DJANGO_TEST_SQLITE")
     ):
-        default.setdefault("TEST", {})["NAME"] = str(
-            Path(tempfile.gettempdir()) / f"binokel-test-{os.getpid()}.sqlite3"
-        )
+        own = Path(tempfile.gettempdir()) / f"binokel-test-{os.getpid()}.sqlite3"
+        default.setdefault("TEST", {})["NAME"] = str(own)
+        template = _mutmut_db_template()
+        if template is not None:
+            with closing(sqlite3.connect(template)) as source:
+                with closing(sqlite3.connect(own)) as target:
+                    source.backup(target)
+    yield
+    if own is not None and _mutmut_db_template() is not None:
+        for path in (own, Path(f"{own}-wal"), Path(f"{own}-shm")):
+            path.unlink(missing_ok=True)
