@@ -126,3 +126,25 @@ def test_copies_are_counted_only_when_trick_and_hand_both_parse():
     assert [
         e[:2] for e in errors_of(play_request, CLUB, "S", ["AH"], ["AH", "AH", "ZZ"], "AH")
     ] == [("hand[2]", "card")]
+
+
+# ------------------------------------------------------------------ rulesets
+
+
+def test_overrides_that_are_no_object_are_a_type_error():
+    from rules.errors import RulesetError
+
+    with pytest.raises(RulesetError) as raised:
+        CLUB.with_overrides(["min_bid", 200])
+    assert [(e.field, e.code, e.message) for e in raised.value.errors] == [
+        ("overrides", "type", "must be an object")
+    ]
+
+
+def test_the_rare_meld_simulation_uses_seed_0_unless_told_otherwise():
+    # scripts/meld_thresholds.py relies on the default: rules/meldrare_table.py says its
+    # thresholds were simulated with seed 0 (seeds 0 and 1 give 500 and 340 here)
+    from rules.meldrare import simulate_threshold
+
+    app = PRESETS["dabb-app"]
+    assert simulate_threshold(app, 3, 40) == simulate_threshold(app, 3, 40, seed=0) == 500

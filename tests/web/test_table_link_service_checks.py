@@ -57,7 +57,7 @@ def test_a_link_cannot_confirm_a_hand_of_another_table(at_table):
     hand = entered_at(second)
     before = confirmation(hand)
     other_table = table_entry_services.source(links.live_link(first), OPPONENT_PHONE)
-    with pytest.raises(PermissionError, match="gehört nicht zu diesem Tisch"):
+    with pytest.raises(PermissionError, match=r"^Dieses Spiel gehört nicht zu diesem Tisch\.$"):
         services.confirm_hand_at_table(hand, other_table, expected_version=1)
     assert confirmation(hand) == before
     assert not hand.history.filter(history_change_reason="bestätigt").exists()
