@@ -484,8 +484,9 @@ class Ruleset:
         base = _to_plain(self)
         merged = _deep_merge(base, overrides)
         merged.update(identity)
+        # a stored copy given as overrides carries its own fingerprint, stale once a value
+        # changes; its schema is kept and checked (another schema is refused, not ignored)
         merged.pop("fingerprint", None)
-        merged.pop("schema", None)
         return Ruleset.from_dict(merged)
 
     @property
