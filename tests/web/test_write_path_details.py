@@ -1,0 +1,91 @@
+"""Details of the write paths that mutation testing found unchecked (issue 29): who a
+correction names as its enterer, a tournament that does not confirm entries, and the
+list of what is missing when a round cannot be closed."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import links, services
+from scoring.models import Hand, RoundTotal
+from table_entry import services as table_entry_services
+from tests.conftest import make_tournament
+from tests.web.test_services import entry, three_table
+
+pytestmark = pytest.mark.django_db
+
+PHONE = "d4" * 8
+NOT_CONFIRMED_HERE = "Dieses Turnier lässt Eingaben nicht bestätigen."
+
+
+def test_a_correction_names_whoever_made_it(tournament, clerk):
+    tournament.table_entry = "opponent"
+    tournament.save()
+    table = three_table(tournament)
+    link = links.live_link(table)
+    via = table_entry_services.source(link, PHONE)
+    first, _ = services.save_hand(table, entry(), None, via=via)
+    assert (first.entered_by, first.entered_by_name) == (None, link.author)
+    # corrected at the table: still the table's link as enterer
+    again, errors = services.save_hand(
+        table, entry(bid=320), None, expected_version=1, reason="vertippt", via=via
+    )
+    assert again is not None, errors
+    assert (again.entered_by, again.entered_by_name, again.table_link) == (None, link.author, link)
+    # corrected by the clerk: the clerk, and no table label left over
+    by_clerk, errors = services.save_hand(
+        table, entry(bid=340), clerk, expected_version=2, reason="laut Zettel"
+    )
+    assert by_clerk is not None, errors
+    stored = Hand.objects.get(pk=by_clerk.pk)
+    assert (stored.entered_by, stored.entered_by_name, stored.table_link) == (clerk, "", None)
+
+
+def test_a_corrected_round_total_names_the_clerk_only(clerk):
+    paper = make_tournament(entry_mode="totals")
+    table = three_table(paper)
+    inputs = {p: services.TotalInput(points) for p, points in enumerate((1230, -180, 2450))}
+    services.save_round_totals(table, inputs, clerk)
+    # a total imported from another program carries the name it was entered under
+    RoundTotal.objects.filter(round__tournament=paper).update(entered_by_name="Altdaten")
+    versions = {p: 1 for p in range(3)}
+    saved, errors = services.save_round_totals(
+        table, {**inputs, 1: services.TotalInput(-150)}, clerk, versions, reason="Zettel"
+    )
+    assert not errors
+    corrected = RoundTotal.objects.get(pk=saved[1].pk)
+    assert (corrected.entered_by, corrected.entered_by_name, corrected.version) == (clerk, "", 2)
+    untouched = RoundTotal.objects.get(pk=saved[0].pk)
+    assert (untouched.entered_by_name, untouched.version) == ("Altdaten", 1)
+
+
+def test_without_confirmation_a_clerk_cannot_confirm_a_hand_or_totals(clerk, second_clerk):
+    evening = make_tournament()
+    table = three_table(evening)
+    hand, _ = services.save_hand(table, entry(), clerk)
+    with pytest.raises(services.ConfirmationRefused, match=f"^{NOT_CONFIRMED_HERE}$"):
+        services.confirm_hand(hand, second_clerk, expected_version=1)
+    paper = make_tournament(entry_mode="totals")
+    paper_table = three_table(paper)
+    inputs = {p: services.TotalInput(points) for p, points in enumerate((1230, -180, 2450))}
+    services.save_round_totals(paper_table, inputs, clerk)
+    with pytest.raises(services.ConfirmationRefused, match=f"^{NOT_CONFIRMED_HERE}$"):
+        services.confirm_table_totals(paper_table, second_clerk, {0: 1, 1: 1, 2: 1})
+    assert not RoundTotal.objects.filter(confirmed_at__isnull=False).exists()
+    assert Hand.objects.get(pk=hand.pk).confirmed_at is None
+
+
+def test_a_refused_close_lists_each_table_s_gaps_apart(tournament, clerk):
+    first, second, third = tournament.round_set.get(number=1).tables.order_by("number")
+    for table in (first, second):
+        for number in range(1, tournament.games_per_round + 1):
+            if (table, number) != (second, 2):
+                services.save_hand(table, entry(number=number), clerk)
+    round_ = tournament.round_set.get(number=1)
+    with pytest.raises(services.RoundIncomplete) as refused:
+        services.close_round(round_)
+    last = tournament.games_per_round
+    assert refused.value.messages == [
+        f"Runde 1 kann nicht abgeschlossen werden, es fehlen Eingaben: Tisch {second.number} "
+        f"(Spiel 2); Tisch {third.number} (Spiele 1–{last})."
+    ]
