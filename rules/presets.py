@@ -525,11 +525,10 @@ def resolve_ruleset(value: object, field: str = "ruleset") -> Ruleset:
                             )
                         ]
                     )
-                identity = {
-                    k: overrides.pop(k) for k in ("id", "name_de", "name_en") if k in overrides
-                }
-                identity.setdefault("id", f"{base}+custom")
-                return PRESETS[base].with_overrides(overrides, **identity)
+                # names given are overrides like any other; a changed ruleset without an id
+                # of its own is "<base>+custom"
+                ruleset_id = overrides.pop("id", f"{base}+custom")
+                return PRESETS[base].with_overrides(overrides, id=ruleset_id)
             return Ruleset.from_dict(value)
         except RulesetError as exc:
             raise InvalidInput(
