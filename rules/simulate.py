@@ -44,13 +44,15 @@ class PlayedTricks:
 @dataclass(frozen=True)
 class SimulatedHand:
     """A complete simulated hand: the ``deal``, the ``trump``, the declarer's ``discards``,
-    the validated ``record`` and its ``score``."""
+    the validated ``record``, its ``score`` and the ``tricks`` as played (each
+    ``(leader seat, cards in play order)``; empty when the declarer conceded)."""
 
     deal: Deal
     trump: str | None
     discards: tuple[str, ...]
     record: HandRecord
     score: HandScore
+    tricks: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 def deal_cards(ruleset: Ruleset, seats: int, rng: random.Random) -> Deal:
@@ -170,6 +172,7 @@ def simulate_hand(ruleset: Ruleset, seats: int, dealer: int, rng: random.Random)
     may_concede = ruleset.abgehen is not None and (
         bid > reachable or (hopeless and not ruleset.abgehen.only_when_unreachable)
     )
+    tricks: tuple[tuple[int, tuple[str, ...]], ...] = ()
     if may_concede:
         data.update(outcome="abgehen", melds=meld_points)
     else:
@@ -181,5 +184,6 @@ def simulate_hand(ruleset: Ruleset, seats: int, dealer: int, rng: random.Random)
             tricks=list(played.points),
             tricks_taken=list(played.taken),
         )
+        tricks = played.tricks
     record = parse_record(ruleset, data)
-    return SimulatedHand(dealt, trump, tuple(discards), record, score_hand(ruleset, record))
+    return SimulatedHand(dealt, trump, tuple(discards), record, score_hand(ruleset, record), tricks)
