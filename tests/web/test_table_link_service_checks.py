@@ -11,6 +11,7 @@ here on its own, next to the same call that is allowed.
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from scoring import links, services
 from scoring.models import Hand
@@ -76,8 +77,35 @@ def test_check_link_live_refuses_a_closed_round(at_table):
     close_round_anyway(at_table)
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
-    with pytest.raises(PermissionError, match="Die Runde ist abgeschlossen"):
+    with pytest.raises(
+        PermissionError,
+        match=r"^Die Runde ist abgeschlossen; nur die Turnierleitung kann noch korrigieren\.$",
+    ):
         services.check_link_live(link, round_)
+
+
+def test_check_link_live_says_why_a_link_is_not_live(at_table):
+    table = tables(at_table)[0]
+    link = links.live_link(table)
+    round_ = table.round
+
+    def refusal() -> str:
+        with pytest.raises(PermissionError) as refused:
+            services.check_link_live(link, round_)
+        return str(refused.value)
+
+    round_.status = Round.Status.PLANNED
+    assert refusal() == "Die Runde hat noch nicht begonnen; Einträge sind gesperrt."
+    round_.status = Round.Status.RUNNING
+    at_table.table_entry = ""
+    assert refusal() == "Bei diesem Turnier wird nicht am Tisch eingetragen."
+    at_table.table_entry = "opponent"
+    services.check_link_live(link, round_)  # live again
+    # revoked meanwhile by the director: read from the database, not from the object
+    type(link).objects.filter(pk=link.pk).update(revoked_at=timezone.now())
+    assert refusal() == (
+        "Dieser Tisch-Link gilt nicht mehr; die Turnierleitung hat einen neuen ausgegeben."
+    )
 
 
 def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table):
