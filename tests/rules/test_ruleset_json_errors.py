@@ -91,3 +91,17 @@ def test_overrides_of_another_schema_are_refused_not_ignored():
     with pytest.raises(RulesetError) as raised:
         CLUB.with_overrides({"schema": 99, "min_bid": 200})
     assert [(e.field, e.code) for e in raised.value.errors] == [("schema", "schema")]
+
+
+def test_a_value_of_the_wrong_kind_says_which_kind_it_must_be():
+    assert problems(club(meld_requires_trick="ja")) == [
+        ("meld_requires_trick", "type", "must be true or false", {"expected": "bool"})
+    ]
+    # a truth value is no number, and neither is a number written as text
+    for wrong in (True, "300"):
+        assert problems(club(min_bid=wrong)) == [
+            ("min_bid", "type", "must be a whole number", {"expected": "int"})
+        ]
+    assert problems(club(name_de=5)) == [
+        ("name_de", "type", "must be a string", {"expected": "str"})
+    ]
