@@ -557,7 +557,8 @@ def _parse_penalty(
         )
         return None
     kind, seat = value.get("type"), value.get("seat")
-    ok = True
+    # the record only when this penalty added no error (the caller raises on any)
+    found = len(errors)
     if kind not in PENALTY_TYPES:
         errors.append(
             FieldError(
@@ -566,20 +567,16 @@ def _parse_penalty(
                 code="choice",
             )
         )
-        ok = False
     elif kind == "verwerfen" and ruleset.revoke is None:
         errors.append(
             FieldError("penalty.type", f"{ruleset.id} has no revoke penalty", code="not_played")
         )
-        ok = False
     elif kind == "falsch-druecken" and ruleset.misdiscard is None:
         errors.append(
             FieldError("penalty.type", f"{ruleset.id} has no misdiscard penalty", code="not_played")
         )
-        ok = False
     if not _int(seat) or (seats is not None and not 0 <= seat < seats):
         errors.append(FieldError("penalty.seat", "penalty seat is not at the table", code="seat"))
-        ok = False
     elif kind == "falsch-druecken" and declarer is not None and seat != declarer:
         errors.append(
             FieldError(
@@ -588,7 +585,6 @@ def _parse_penalty(
                 code="misdiscard_seat",
             )
         )
-        ok = False
     if outcome is not None and outcome != "played":
         errors.append(
             FieldError(
@@ -597,8 +593,7 @@ def _parse_penalty(
                 code="not_allowed",
             )
         )
-        ok = False
-    return PenaltyRecord(kind, seat) if ok else None
+    return PenaltyRecord(kind, seat) if len(errors) == found else None
 
 
 # ---------------------------------------------------------------------------- scoring

@@ -148,3 +148,22 @@ def test_the_rare_meld_simulation_uses_seed_0_unless_told_otherwise():
 
     app = PRESETS["dabb-app"]
     assert simulate_threshold(app, 3, 40) == simulate_threshold(app, 3, 40, seed=0) == 500
+
+
+# ------------------------------------------------------------------ hand records
+
+
+def test_a_list_that_is_no_list_is_a_type_error_and_every_error_is_in_the_text():
+    from rules import parse_record
+
+    record = {"seats": 3, "declarer": 1, "bid": 300, "outcome": "played"}
+    assert errors_of(parse_record, CLUB, {**record, "melds": "viel", "tricks": [30, 175, 45]}) == [
+        ("melds", "type", "melds must be a list of whole numbers, one per seat", {})
+    ]
+    with pytest.raises(InvalidInput) as raised:
+        parse_record(CLUB, {**record, "melds": "viel", "tricks": "alle"})
+    # the exception's text joins every field's message (the command line's log line)
+    assert str(raised.value) == (
+        "melds: melds must be a list of whole numbers, one per seat; "
+        "tricks: tricks must be a list of whole numbers, one per seat"
+    )
