@@ -5,6 +5,7 @@ list of what is missing when a round cannot be closed."""
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from scoring import links, services
 from scoring.models import Hand, RoundTotal
@@ -89,3 +90,16 @@ def test_a_refused_close_lists_each_table_s_gaps_apart(tournament, clerk):
         f"Runde 1 kann nicht abgeschlossen werden, es fehlen Eingaben: Tisch {second.number} "
         f"(Spiel 2); Tisch {third.number} (Spiele 1–{last})."
     ]
+
+
+def test_only_a_running_round_closes_and_a_reason_may_have_500_characters(tournament):
+    round_ = tournament.round_set.get(number=1)
+    with pytest.raises(ValidationError) as too_long:
+        services.close_round(round_, reason="x" * 501)
+    assert too_long.value.messages == ["Grund: höchstens 500 Zeichen."]
+    services.close_round(round_, reason="y" * 500)  # hands missing: closed with its reason
+    round_.refresh_from_db()
+    assert (round_.status, round_.forced_close_reason) == ("closed", "y" * 500)
+    with pytest.raises(ValidationError) as again:
+        services.close_round(round_, reason="noch einmal")
+    assert again.value.messages == ["Nur eine laufende Runde kann abgeschlossen werden."]
