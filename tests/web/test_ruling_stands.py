@@ -125,3 +125,21 @@ def test_after_the_director_lifted_the_penalty_a_clerk_may_correct_the_rest(
     )
     assert hand is not None, evaluation.errors
     assert (hand.bid, hand.penalty_type, hand.penalty_seat) == (320, "", None)
+
+
+def test_a_clerk_cannot_change_the_penalty_a_ruling_set(tournament, clerk, director):
+    table = tables(tournament)[0]
+    services.save_hand(table, entry(), clerk)
+    rule(table, director)  # Verwerfen by position 2: version 2
+    hand, evaluation = services.save_hand(
+        table, entry(), clerk, expected_version=2, reason="Strafe war falsch"
+    )
+    assert hand is None
+    assert evaluation.errors == {
+        "penalty_type": [
+            "Die Strafe in Spiel 1 hat die Turnierleitung entschieden; ändern kann sie nur "
+            "die Turnierleitung."
+        ]
+    }
+    stored = Hand.objects.get(table=table, number=1)
+    assert (stored.version, stored.penalty_type, stored.penalty_seat) == (2, "verwerfen", 2)
