@@ -103,3 +103,29 @@ def test_only_a_running_round_closes_and_a_reason_may_have_500_characters(tourna
     with pytest.raises(ValidationError) as again:
         services.close_round(round_, reason="noch einmal")
     assert again.value.messages == ["Nur eine laufende Runde kann abgeschlossen werden."]
+
+
+def test_a_close_tells_the_caller_the_standings_and_the_archive(
+    tournament, django_capture_on_commit_callbacks
+):
+    from scoring.signals import round_closed
+
+    round_ = tournament.round_set.get(number=1)
+    before = services.standings_cache_key(tournament.pk)
+    heard = []
+
+    def receiver(sender, **kwargs):
+        heard.append((kwargs["round_number"], kwargs["tournament_id"]))
+
+    round_closed.connect(receiver)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.close_round(round_, reason="Tisch 3 abgereist")
+    finally:
+        round_closed.disconnect(receiver)
+    # the caller's own object shows the close without reading it again
+    assert (round_.status, round_.forced_close_reason) == ("closed", "Tisch 3 abgereist")
+    assert [m["table"] for m in round_.forced_close_missing] == [1, 2, 3]
+    # the public standings are stale, and the archive heard which round of which evening
+    assert services.standings_cache_key(tournament.pk) != before
+    assert heard == [(1, tournament.pk)]
