@@ -72,3 +72,15 @@ def test_a_revoke_by_an_opponent_counts_as_the_declarer_s_game_made():
     )  # fmt: skip
     assert hand.declarer_won is True
     assert hand.scores == (50, 320, -600)
+
+
+def test_a_lost_game_s_bonus_per_player_counts_the_players_at_the_table():
+    per_player = CLUB.with_overrides(
+        {"lost": {"opponents_bonus": {"kind": "per-player", "amount": 10}}}
+    )
+    hand = score(
+        per_player, seats=3, declarer=1, bid=400, outcome="played",
+        melds=[20, 140, 60], tricks=[30, 175, 45],
+    )  # fmt: skip
+    # 140 + 175 < 400: lost, -800; each opponent melds + credited tricks + 10 × 3
+    assert hand.scores == (20 + 30 + 30, -800, 60 + 50 + 30)
