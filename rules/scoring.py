@@ -267,14 +267,13 @@ def _int_list(
             FieldError(key, f"{key} must be a list of whole numbers, one per seat", code="type")
         )
         return None
-    ok = True
+    # the numbers only when this list added no error (the caller raises on any)
+    found = len(errors)
     for i, item in enumerate(value):
         if not _int(item):
             errors.append(FieldError(f"{key}[{i}]", "must be a whole number", code="type"))
-            ok = False
         elif item < 0:
             errors.append(FieldError(f"{key}[{i}]", "must not be negative", code="negative"))
-            ok = False
         elif item % step:
             errors.append(
                 FieldError(
@@ -284,7 +283,6 @@ def _int_list(
                     params={"value": item, "step": step},
                 )
             )
-            ok = False
     if seats is not None and len(value) != seats:
         errors.append(
             FieldError(
@@ -294,8 +292,7 @@ def _int_list(
                 params={"count": len(value), "seats": seats},
             )
         )
-        ok = False
-    return tuple(value) if ok else None
+    return tuple(value) if len(errors) == found else None
 
 
 def parse_record(ruleset: Ruleset, data: object) -> HandRecord:

@@ -167,3 +167,16 @@ def test_a_list_that_is_no_list_is_a_type_error_and_every_error_is_in_the_text()
         "melds: melds must be a list of whole numbers, one per seat; "
         "tricks: tricks must be a list of whole numbers, one per seat"
     )
+
+
+def test_each_number_in_a_list_is_checked_with_its_index_and_the_count_against_the_seats():
+    from rules import parse_record
+
+    record = {"seats": 3, "declarer": 1, "bid": 300, "outcome": "played"}
+    melds = ["x", -20, 25, 20]  # melds are counted in tens (seed 002 meld table)
+    assert errors_of(parse_record, CLUB, {**record, "melds": melds, "tricks": [30, 175, 45]}) == [
+        ("melds[0]", "type", "must be a whole number", {}),
+        ("melds[1]", "negative", "must not be negative", {}),
+        ("melds[2]", "multiple", "25 is not a multiple of 10", {"value": 25, "step": 10}),
+        ("melds", "length", "melds has 4 entries for 3 seats", {"count": 4, "seats": 3}),
+    ]
