@@ -214,8 +214,12 @@ def test_a_typical_hand_takes_at_most_twelve_taps_after_the_bid(
     def type_number(selector: str, value: int) -> None:
         nonlocal taps
         tap(selector)
+        # a tap focuses the field a moment after it returns (the touch's default action):
+        # typing before that sends the first digit elsewhere, as on a busy machine
+        sync_api.expect(page.locator(selector)).to_be_focused()
         page.keyboard.type(str(value))
         taps += 1
+        sync_api.expect(page.locator(selector)).to_have_value(str(value))
 
     tap(f"label:has([name='trump'][value='{sim.trump}'])")
     assert page.locator(f"[name='trump'][value='{sim.trump}']").is_checked()
