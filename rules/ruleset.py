@@ -477,7 +477,9 @@ class Ruleset:
         ``{"lost": {"opponents_bonus": {"kind": "fixed", "amount": 30}}}``.
 
         Nested objects are merged key by key; lists (``deals``, ``melds``) are replaced whole.
-        ``identity`` may set ``id``, ``name_de``, ``name_en``.  Raises :class:`RulesetError`.
+        ``identity`` may set ``id``, ``name_de``, ``name_en``.  A stored copy may serve as
+        overrides: its ``fingerprint`` is dropped, its ``schema`` must be the current one.
+        Raises :class:`RulesetError`.
         """
         if not isinstance(overrides, dict):
             raise RulesetError([FieldError("overrides", "must be an object", code="type")])
