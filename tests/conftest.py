@@ -81,6 +81,15 @@ def tournament(db):
     return make_tournament()
 
 
+@pytest.fixture
+def at_table(tournament):
+    """The ``tournament`` (three tables of three, round 1 running) with entry at the
+    table: a hand entered through a table's link is confirmed by an opponent's phone."""
+    tournament.table_entry = "opponent"
+    tournament.save()
+    return tournament
+
+
 @pytest.fixture(autouse=True)
 def _german_first():
     """Each test starts in the site's language: a request an earlier test made in English

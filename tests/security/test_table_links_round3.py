@@ -14,13 +14,6 @@ from tests.web.test_views import form_data
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def at_table(tournament):
-    tournament.table_entry = "opponent"
-    tournament.save()
-    return tournament
-
-
 def _ruled(tournament, director):
     """Hand 1 of a three-player table entered through its link, then a Verwerfen by
     position 2 set by the director's ruling (version 2)."""

@@ -25,10 +25,8 @@ def refusal(token: str) -> tuple[str, str]:
 
 
 @pytest.fixture
-def link(tournament):
-    tournament.table_entry = "opponent"
-    tournament.save()
-    return links.live_link(three_table(tournament))
+def link(at_table):
+    return links.live_link(three_table(at_table))
 
 
 def test_a_live_link_opens_its_table(link):

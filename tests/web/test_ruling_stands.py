@@ -22,13 +22,6 @@ AT_TABLE_REFUSAL = (
 )
 
 
-@pytest.fixture
-def at_table(tournament):
-    tournament.table_entry = "opponent"
-    tournament.save()
-    return tournament
-
-
 def tables(tournament):
     return list(tournament.round_set.get(number=1).tables.order_by("number"))
 

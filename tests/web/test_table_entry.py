@@ -27,13 +27,6 @@ def three_table(tournament, round_number=1):
     )
 
 
-@pytest.fixture
-def at_table(tournament):
-    tournament.table_entry = "opponent"
-    tournament.save()
-    return tournament
-
-
 def page(link):
     return reverse("table_entry:page", args=[link.token])
 

@@ -26,15 +26,6 @@ ENTERING_PHONE = "a1" * 8
 OPPONENT_PHONE = "b2" * 8
 
 
-@pytest.fixture
-def at_table(tournament):
-    """The conftest tournament (three tables of three, round 1 running) with hands entered
-    at the table and confirmed by an opponent's phone."""
-    tournament.table_entry = "opponent"
-    tournament.save()
-    return tournament
-
-
 def tables(tournament):
     return list(tournament.round_set.get(number=1).tables.order_by("number"))
 
