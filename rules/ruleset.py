@@ -739,7 +739,7 @@ def _check_consistency(rs: Ruleset) -> list[FieldError]:
     """Cross-field checks that make a ruleset playable; returns every problem found."""
     errors: list[FieldError] = []
 
-    def err(field_name: str, message: str, code: str = "inconsistent", **params: object) -> None:
+    def err(field_name: str, message: str, code: str, **params: object) -> None:
         errors.append(FieldError(field_name, message, code=code, params=params))
 
     if not rs.id or not isinstance(rs.id, str):
