@@ -281,3 +281,47 @@ def test_abgehen_only_when_unreachable_counts_the_declarers_own_melds():
         )
     ]
     assert parse_record(strict, {**conceded, "bid": 300}).outcome == "abgehen"
+
+
+def test_the_bidding_steps_count_from_the_minimum_bid():
+    """With bids from 150 in steps of 40, the steps are 150, 190, 230: 190 is one, 170 not."""
+    wide = CLUB.with_overrides({"bid_step": 40}, id="wide-steps")
+    assert parse_record(wide, {**PLAYED, "bid": 190}).bid == 190
+    assert problems({**PLAYED, "bid": 170}, wide) == [
+        (
+            "bid",
+            "step",
+            "bid 170 is off the bidding steps (150, 190, … in steps of 40)",
+            {"bid": 170, "step": 40, "min": 150},
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"declarer": "1"}, [("declarer", "type", "declarer must be a seat number", {})]),
+        (
+            {"declarer": 3},
+            [("declarer", "seat", "seat 3 is not at a table of 3 (0–2)", {"seat": 3, "seats": 3})],
+        ),
+        (
+            {"bid": 140},
+            [
+                (
+                    "bid",
+                    "min_bid",
+                    "bid 140 is under the minimum bid of 150",
+                    {"bid": 140, "min": 150},
+                )
+            ],
+        ),
+    ],
+    ids=["declarer-text", "declarer-off-the-table", "bid-under-minimum"],
+)
+def test_a_refused_declarer_or_bid_is_not_used_for_the_abgehen_limit(change, expected):
+    """The limit needs the declarer's seat and the bid; when either is refused, only that
+    refusal is reported."""
+    strict = CLUB.with_overrides({"abgehen": {"only_when_unreachable": True}}, id="strict")
+    conceded = {"seats": 3, "declarer": 1, "bid": 300, "outcome": "abgehen", "melds": [0, 40, 20]}
+    assert problems({**conceded, **change}, strict) == expected
