@@ -4,14 +4,18 @@ list of what is missing when a round cannot be closed."""
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from django.core.exceptions import ValidationError
 
 from scoring import links, services
 from scoring.models import Hand, RoundTotal
 from table_entry import services as table_entry_services
-from tests.conftest import make_tournament
+from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_services import entry, three_table
+from tournament import services as tournament_services
+from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -115,9 +119,9 @@ def test_a_close_tells_the_caller_the_standings_and_the_archive(
     heard = []
 
     def receiver(sender, **kwargs):
-        heard.append((kwargs["round_number"], kwargs["tournament_id"]))
+        heard.append((sender, kwargs["round_number"], kwargs["tournament_id"]))
 
-    round_closed.connect(receiver)
+    round_closed.connect(receiver, sender=Round)  # as a receiver for rounds only listens
     try:
         with django_capture_on_commit_callbacks(execute=True):
             services.close_round(round_, reason="Tisch 3 abgereist")
@@ -128,4 +132,51 @@ def test_a_close_tells_the_caller_the_standings_and_the_archive(
     assert [m["table"] for m in round_.forced_close_missing] == [1, 2, 3]
     # the public standings are stale, and the archive heard which round of which evening
     assert services.standings_cache_key(tournament.pk) != before
-    assert heard == [(1, tournament.pk)]
+    assert heard == [(Round, 1, tournament.pk)]
+
+
+def test_a_failing_receiver_leaves_the_close_standing_and_is_logged(
+    tournament, django_capture_on_commit_callbacks, caplog
+):
+    """The archive's backup listens to the close; when a receiver fails, the round stays
+    closed, the director's page answers, and the error is in the log."""
+    from scoring.signals import round_closed
+
+    def broken(sender, **kwargs):
+        raise RuntimeError("Sicherung fehlgeschlagen")
+
+    round_ = tournament.round_set.get(number=1)
+    round_closed.connect(broken)
+    try:
+        with caplog.at_level(logging.ERROR):
+            with django_capture_on_commit_callbacks(execute=True):
+                services.close_round(round_, reason="Tisch 3 abgereist")
+    finally:
+        round_closed.disconnect(broken)
+    round_.refresh_from_db()
+    assert round_.status == "closed"
+    assert [r.exc_info[1].args for r in caplog.records if r.exc_info] == [
+        ("Sicherung fehlgeschlagen",)
+    ]
+
+
+def test_paper_mode_waits_only_for_this_rounds_unconfirmed_totals(paper_table, clerk, second_clerk):
+    """Round 1 was closed with its totals unconfirmed; in round 2 one table is confirmed
+    and one waits: only the waiting table of round 2 is listed, with its players."""
+    paper = paper_table.round.tournament
+    close_round_anyway(paper)
+    second = paper.round_set.get(number=2)
+    tournament_services.draw_round(second, seed=3)
+    tournament_services.start_round(second)
+    # the draw seats round 1's waiting players at different tables of round 2, so a mix-up
+    # of the rounds would list more tables or players
+    confirmed, waiting = second.tables.order_by("number")[:2]
+    for table in (confirmed, waiting):
+        inputs = {p: services.TotalInput(points) for p, points in enumerate((1230, -180, 2450))}
+        assert services.save_round_totals(table, inputs, clerk)[1] == {}
+    assert services.confirm_table_totals(confirmed, second_clerk, {0: 1, 1: 1, 2: 1}) == 3
+
+    starts = tuple(sorted(waiting.seats.values_list("registration__start_number", flat=True)))
+    assert services.unconfirmed_entries(second) == [
+        services.MissingEntries(table=waiting.number, players=starts, unconfirmed=True)
+    ]
