@@ -113,6 +113,10 @@ CASES = {
         without(PLAYED, "melds"),
         [("melds", "required", "melds are required, one number per seat", {})],
     ),
+    "abgehen-without-melds": (
+        {"seats": 3, "declarer": 0, "bid": 200, "outcome": "abgehen"},
+        [("melds", "required", "melds are required, one number per seat", {})],
+    ),
     "melds-not-a-list": (
         {**PLAYED, "melds": "100"},
         [("melds", "type", "melds must be a list of whole numbers, one per seat", {})],
@@ -144,6 +148,21 @@ CASES = {
     "trick-points-text": (
         {**PLAYED, "tricks": [150, 60, "40"]},
         [("tricks[2]", "type", "must be a whole number", {})],
+    ),
+    "trick-points-too-few": (
+        {**PLAYED, "tricks": [150, 100]},
+        [("tricks", "length", "tricks has 2 entries for 3 seats", {"count": 2, "seats": 3})],
+    ),
+    "tricks-taken-too-few": (
+        {**PLAYED, "tricks_taken": [6, 6]},
+        [
+            (
+                "tricks_taken",
+                "length",
+                "tricks_taken has 2 entries for 3 seats",
+                {"count": 2, "seats": 3},
+            )
+        ],
     ),
     "tricks-taken-in-a-durch": (
         {**DURCH, "tricks_taken": [12, 0, 0]},
@@ -306,6 +325,17 @@ def test_the_bidding_steps_count_from_the_minimum_bid():
             [("declarer", "seat", "seat 3 is not at a table of 3 (0–2)", {"seat": 3, "seats": 3})],
         ),
         (
+            {"bid": 305},
+            [
+                (
+                    "bid",
+                    "step",
+                    "bid 305 is off the bidding steps (150, 160, … in steps of 10)",
+                    {"bid": 305, "step": 10, "min": 150},
+                )
+            ],
+        ),
+        (
             {"bid": 140},
             [
                 (
@@ -317,7 +347,7 @@ def test_the_bidding_steps_count_from_the_minimum_bid():
             ],
         ),
     ],
-    ids=["declarer-text", "declarer-off-the-table", "bid-under-minimum"],
+    ids=["declarer-text", "declarer-off-the-table", "bid-off-the-steps", "bid-under-minimum"],
 )
 def test_a_refused_declarer_or_bid_is_not_used_for_the_abgehen_limit(change, expected):
     """The limit needs the declarer's seat and the bid; when either is refused, only that
