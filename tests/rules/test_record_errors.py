@@ -164,6 +164,18 @@ CASES = {
             )
         ],
     ),
+    # a seat that took a trick holds at least its three cards' points: three Unter, 6
+    "trick-points-no-seat-can-hold": (
+        {**PLAYED, "tricks": [150, 98, 2]},
+        [
+            (
+                "tricks[2]",
+                "impossible",
+                "2 trick points are impossible under this card-point scheme",
+                {"value": 2, "taken": None},
+            )
+        ],
+    ),
     "tricks-taken-in-a-durch": (
         {**DURCH, "tricks_taken": [12, 0, 0]},
         [("tricks_taken", "not_counted", "no tricks are counted for durch", {})],
