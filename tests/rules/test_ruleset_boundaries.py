@@ -83,3 +83,11 @@ def test_a_text_inside_a_nested_part_is_limited_with_its_path():
     assert [(e.field, e.code, e.params) for e in raised.value.errors] == [
         ("play.first_lead", "too_long", {"limit": 200, "length": 201})
     ]
+
+
+def test_the_deal_of_each_table_size_and_a_size_not_played():
+    assert (CLUB.deal_for(3).cards_per_player, CLUB.deal_for(3).dabb) == (12, 4)
+    assert (CLUB.deal_for(4).cards_per_player, CLUB.deal_for(4).dabb) == (9, 4)
+    with pytest.raises(KeyError) as raised:
+        CLUB.deal_for(5)
+    assert raised.value.args == (5,)
