@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rules import PRESETS, InvalidInput
-from rules.meldrange import MeldRange, meld_range_request
+from rules.meldrange import MeldRange, meld_range, meld_range_request
 
 CLUB = PRESETS["club-tournament"]  # 40 cards
 SWABIAN = PRESETS["swabian-traditional"]  # 48 cards
@@ -59,3 +59,10 @@ def test_a_hand_size_that_is_no_whole_number_is_a_type_error(data):
         "hand_size must be a whole number of cards",
         {},
     )
+
+
+@pytest.mark.parametrize(("hand_size", "ruleset", "deck"), [(41, CLUB, 40), (-1, SWABIAN, 48)])
+def test_meld_range_called_directly_refuses_a_hand_outside_the_pack(hand_size, ruleset, deck):
+    with pytest.raises(ValueError) as raised:
+        meld_range(ruleset, hand_size)
+    assert str(raised.value) == f"a hand holds 0 … {deck} cards, not {hand_size}"
