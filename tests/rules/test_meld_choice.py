@@ -48,3 +48,13 @@ def test_without_the_tie_the_smaller_melds_are_named():
     result = best_meld(ruleset, ["AS", "TS", "9H", "JC"], "H")
     assert result.total == 40
     assert [(m.name, m.points) for m in result.melds] == [("ace", 20), ("ten", 20)]
+
+
+def test_a_plain_meld_is_made_in_every_suit_but_trump():
+    """A table with only the plain pair (King and Ober of a suit that is not trump): the
+    pair in trump is worth nothing there, the pair in another suit 20."""
+    club = rules.PRESETS["club-tournament"]
+    plain_only = [m for m in club.to_dict()["melds"] if m["id"] == "pair"]
+    ruleset = club.with_overrides({"melds": plain_only}, id="plain-pair-only")
+    assert best_meld(ruleset, ["KH", "QH", "AS", "TC"], "H").total == 0
+    assert best_meld(ruleset, ["KH", "QH", "AS", "TC"], "S").total == 20
