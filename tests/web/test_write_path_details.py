@@ -180,3 +180,28 @@ def test_paper_mode_waits_only_for_this_rounds_unconfirmed_totals(paper_table, c
     assert services.unconfirmed_entries(second) == [
         services.MissingEntries(table=waiting.number, players=starts, unconfirmed=True)
     ]
+
+
+@pytest.mark.parametrize("number", [0, 13])
+def test_a_game_number_outside_the_round_is_refused_on_its_field(tournament, clerk, number):
+    assert tournament.games_per_round == 12
+    table = three_table(tournament)
+    hand, evaluation = services.save_hand(table, entry(number=number), clerk)
+    assert hand is None
+    assert evaluation.errors == {"number": ["Spielnummer muss zwischen 1 und 12 liegen."]}
+    assert not Hand.objects.filter(table=table).exists()
+
+
+def test_a_hand_added_after_the_close_keeps_its_reason_and_a_clerks_hand_no_device(
+    tournament, clerk, director
+):
+    table = three_table(tournament)
+    first, _ = services.save_hand(table, entry(number=1), clerk)
+    assert (first.entered_device, first.table_link) == ("", None)
+    close_round_anyway(tournament)
+    added, evaluation = services.save_hand(
+        table, entry(number=2), director, reason="Zettel nachgereicht"
+    )
+    assert added is not None, evaluation.errors
+    (record,) = added.history.all()
+    assert (record.history_change_reason, record.entered_device) == ("Zettel nachgereicht", "")
