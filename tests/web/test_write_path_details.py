@@ -192,13 +192,19 @@ def test_a_game_number_outside_the_round_is_refused_on_its_field(tournament, cle
     assert not Hand.objects.filter(table=table).exists()
 
 
-def test_a_hand_added_after_the_close_keeps_its_reason_and_a_clerks_hand_no_device(
+def test_a_hand_added_after_the_close_needs_a_reason_and_keeps_it_and_a_clerks_hand_no_device(
     tournament, clerk, director
 ):
     table = three_table(tournament)
     first, _ = services.save_hand(table, entry(number=1), clerk)
     assert (first.entered_device, first.table_link) == ("", None)
     close_round_anyway(tournament)
+    table.round.refresh_from_db()  # as the next request reads it: closed
+    refused, evaluation = services.save_hand(table, entry(number=2), director)
+    assert refused is None
+    assert evaluation.errors == {
+        "reason": ["Die Runde ist abgeschlossen: bitte den Grund der Korrektur angeben."]
+    }
     added, evaluation = services.save_hand(
         table, entry(number=2), director, reason="Zettel nachgereicht"
     )
