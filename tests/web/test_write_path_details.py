@@ -211,3 +211,29 @@ def test_a_hand_added_after_the_close_needs_a_reason_and_keeps_it_and_a_clerks_h
     assert added is not None, evaluation.errors
     (record,) = added.history.all()
     assert (record.history_change_reason, record.entered_device) == ("Zettel nachgereicht", "")
+
+
+def test_hand_mode_gaps_and_waiting_hands_are_this_rounds_own(clerk):
+    """Round 1 was closed with a hand unconfirmed; in round 2 one hand is in. Round 2's
+    gaps and waiting hands are its own, by table number. Another evening comes first, so
+    the tables' database ids are not their numbers."""
+    make_tournament()
+    evening = make_tournament(confirmation_required=True)
+    hand, _ = services.save_hand(three_table(evening), entry(number=1), clerk)
+    assert hand is not None and hand.confirmed_at is None
+    close_round_anyway(evening)
+    second = evening.round_set.get(number=2)
+    tournament_services.draw_round(second, seed=3)
+    tournament_services.start_round(second)
+    tables = list(second.tables.order_by("number"))
+    assert [t.pk for t in tables] != [t.number for t in tables]
+    entered, _ = services.save_hand(tables[0], entry(number=1), clerk)
+    assert entered is not None
+
+    assert services.unconfirmed_entries(second) == [
+        services.MissingEntries(table=tables[0].number, games=(1,), unconfirmed=True)
+    ]
+    assert services.missing_entries(second) == [
+        services.MissingEntries(table=t.number, games=tuple(range(2 if t == tables[0] else 1, 13)))
+        for t in tables
+    ]
