@@ -9,23 +9,13 @@ import dataclasses
 
 import pytest
 
-from rules import PRESETS, Ruleset
+from rules import PRESETS
 from rules.errors import RulesetError
 from rules.ruleset import PlayRules
+from tests.rules.test_ruleset import errors_of
 
 CLUB = PRESETS["club-tournament"]
 FOUR = {"seats": 4, "cards_per_player": 9, "dabb": 4}
-
-
-def problems(**changes) -> list[tuple]:
-    """The club preset's dict with ``changes`` read back: every error, or [] when valid."""
-    data = {**CLUB.to_dict(), **changes}
-    del data["fingerprint"]
-    try:
-        Ruleset.from_dict(data)
-    except RulesetError as exc:
-        return [(e.field, e.code, e.message, e.params) for e in exc.errors]
-    return []
 
 
 @pytest.mark.parametrize(
@@ -41,22 +31,22 @@ def problems(**changes) -> list[tuple]:
     ids=["min-bid-10", "raise-one-step", "no-last-trick", "durch-0", "bettel-0", "meld-1-point"],
 )
 def test_the_lowest_allowed_value_is_accepted(changes):
-    assert problems(**changes) == []
+    assert errors_of(**changes) == []
 
 
 def test_a_bid_of_nothing_is_refused():
-    assert problems(min_bid=0) == [("min_bid", "tens", "must be a positive multiple of 10", {})]
+    assert errors_of(min_bid=0) == [("min_bid", "tens", "must be a positive multiple of 10", {})]
 
 
 def test_a_raise_below_one_step_is_refused():
-    assert problems(bid_step=20, max_raise=10) == [
+    assert errors_of(bid_step=20, max_raise=10) == [
         ("max_raise", "max_raise", "must be at least the bid step", {})
     ]
 
 
 def test_one_card_per_player_is_a_count_the_pack_does_not_add_up_to():
     """One card each is a positive count: the deal is refused for its sum, not its counts."""
-    assert problems(deals=[{"seats": 3, "cards_per_player": 1, "dabb": 4}, FOUR]) == [
+    assert errors_of(deals=[{"seats": 3, "cards_per_player": 1, "dabb": 4}, FOUR]) == [
         (
             "deals[0]",
             "deal_sum",
@@ -67,10 +57,10 @@ def test_one_card_per_player_is_a_count_the_pack_does_not_add_up_to():
 
 
 def test_a_negative_lost_value_is_refused_for_each_special_game():
-    assert problems(durch={"won": 0, "lost": -10}) == [
+    assert errors_of(durch={"won": 0, "lost": -10}) == [
         ("durch", "negative", "won and lost are points, not negative", {})
     ]
-    assert problems(bettel={"won": -10, "lost": 0}) == [
+    assert errors_of(bettel={"won": -10, "lost": 0}) == [
         ("bettel", "negative", "won and lost are points, not negative", {})
     ]
 
