@@ -18,7 +18,10 @@ Decisions (documented in the README, "Series over several evenings"):
 - Players below the eligibility are **listed without a place** below the ranked ones
   ("zu wenige Abende"), so a player sees what is missing.
 - A player's name appears only if they consented at every evening they played; otherwise
-  the row shows their start numbers (consent is given per event).
+  the row is labelled "Anonym 1", "Anonym 2", … in the order of the list (consent is given
+  per event).  Never a start number: a player hidden at one evening may be named at
+  another under the start number, which would join the hidden result to the name
+  (issue 37).
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ class EveningCell:
     evening (``None`` without one); ``value``: what the evening gives in the series
     (``points``, or the placement points for ``place``); ``counted``: whether it is in the
     series total (a played evening that is not counted is struck out, best N of M);
-    ``start_number`` there."""
+    ``start_number`` there (``None`` in a public row without a name: see
+    :class:`SeriesRow`)."""
 
     points: int | None = None
     place: int | None = None
@@ -74,8 +78,9 @@ class SeriesRow:
     player below the eligibility: listed, unranked); ``total`` is the sum of the counted
     evenings' values; ``played`` counts the finished evenings played.  ``name``/``club``
     are empty when the player did not consent at every evening played (``public`` false);
-    ``start_numbers`` and ``evening_numbers`` (the played evenings, in date order) then
-    identify them: see :attr:`hidden_label`."""
+    ``anonymous_number`` (1, 2, … in the order of the list) then stands in the name's
+    place: see :attr:`hidden_label`.  ``start_numbers`` (the played evenings', in date
+    order) are kept only for a named row."""
 
     rank: int | None
     player_id: int
@@ -88,20 +93,21 @@ class SeriesRow:
     public: bool = True
     start_numbers: list[int] = field(default_factory=list)
     sort_name: tuple = ()
-    evening_numbers: list[int] = field(default_factory=list)
+    anonymous_number: int | None = None
 
     @property
     def hidden_label(self) -> str:
-        """What stands in the name's place for a player without consent: each played
-        evening's start number with the evening, "Nr. 25 (Abend 1), Nr. 8 (Abend 3)", in
-        the active language.  Unique in the list, because a start number is given once per
-        evening; a bare "Startnummern 25" was shared by two people (issue 26)."""
+        """What stands in the name's place for a player without consent: "Anonym 3" (the
+        third such row of the list), in the active language; empty for a named row.
+
+        Unique in the list (a bare "Startnummern 25" was shared by two people, issue 26)
+        and free of start numbers: "Nr. 7 (Abend 2)" joined a result hidden at evening 1
+        to the name printed beside no. 7 in evening 2's own standings (issue 37)."""
         from django.utils.translation import gettext as _
 
-        return ", ".join(
-            _("Nr. %(number)s (Abend %(evening)s)") % {"number": number, "evening": evening}
-            for number, evening in zip(self.start_numbers, self.evening_numbers, strict=True)
-        )
+        if self.anonymous_number is None:
+            return ""
+        return _("Anonym %(n)s") % {"n": self.anonymous_number}
 
 
 @dataclass
@@ -262,12 +268,15 @@ def series_standings(
             else:
                 value = points
             cells.append(EveningCell(points, place, value, True, number))
+        show = person["consent"] or not public
+        if not show:
+            for cell in cells:
+                cell.start_number = None
         played = [c for c in cells if c.played]
         if series.best_of is not None and len(played) > series.best_of:
             # stable sort: of equal values the earlier evening counts
             for cell in sorted(played, key=lambda c: -c.value)[series.best_of :]:
                 cell.counted = False
-        show = person["consent"] or not public
         rows.append(
             SeriesRow(
                 rank=0,
@@ -279,14 +288,13 @@ def series_standings(
                 played=len(played),
                 eligible=len(played) >= required,
                 public=show,
-                start_numbers=[c.start_number for c in played],
-                evening_numbers=[
-                    e.number for e, c in zip(evenings, cells, strict=True) if c.played
-                ],
+                start_numbers=[c.start_number for c in played] if show else [],
                 sort_name=person["sort"],
             )
         )
     rows.sort(key=lambda r: (not r.eligible, -r.total, r.sort_name, r.player_id))
+    for number, row in enumerate((r for r in rows if not r.public), start=1):
+        row.anonymous_number = number
     place, previous = 0, None
     for ranked, row in enumerate(rows, start=1):
         if not row.eligible:
@@ -307,8 +315,8 @@ def series_standings(
 def series_values(standings: SeriesStandings) -> list[list]:
     """The standings as rows of cells for :mod:`archive.exports` (a header row first):
     place, name, club, per evening the value (struck-out evenings in parentheses, as text),
-    evenings played, total.  Players without consent: their start numbers with the
-    evenings (:attr:`SeriesRow.hidden_label`) instead of a name."""
+    evenings played, total.  Players without consent: "Anonym N"
+    (:attr:`SeriesRow.hidden_label`) instead of a name."""
     from django.utils.translation import gettext as _
 
     header = [_("Platz"), _("Name"), _("Verein")]

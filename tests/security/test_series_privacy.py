@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import subprocess
 from datetime import date
@@ -54,11 +55,12 @@ HIDDEN_WORDS = [
 ]
 # start numbers in registration order: evening 1 registers everybody in PEOPLE's order,
 # evening 2 registers Xaver, Anna, Yvonne, Zeno (Bruno stays at home)
-HIDDEN_ROWS = [
-    "Nr. 3 (Abend 1), Nr. 1 (Abend 2)",
-    "Nr. 4 (Abend 1), Nr. 3 (Abend 2)",
-    "Nr. 5 (Abend 1), Nr. 4 (Abend 2)",
-]
+# The hidden rows are labelled in the order of the list (Xaver 1000 points, Yvonne 500,
+# Zeno 400), never by a start number: Zeno is no. 5 at evening 1 (hidden) and no. 4 at
+# evening 2, where he is named, so "Nr. 4 (Abend 2)" would name the evening-1 result
+# (issue 37).
+HIDDEN_ROWS = ["Anonym 1", "Anonym 2", "Anonym 3"]
+START_NUMBER_LABEL = re.compile(r"(Nr\.|No\.)\s*\d")
 
 
 def finished_evening(day: int, results: list[tuple[Player, int, bool]]) -> Tournament:
@@ -110,6 +112,7 @@ def assert_private(text: str, where: str) -> None:
         assert club in text, (where, club)
     for row in HIDDEN_ROWS:
         assert row in text, (where, row)
+    assert START_NUMBER_LABEL.search(text) is None, (where, START_NUMBER_LABEL.search(text))
 
 
 def test_the_standings_behind_every_output_hide_the_same_players(series):
@@ -117,8 +120,9 @@ def test_the_standings_behind_every_output_hide_the_same_players(series):
     from series.selectors import series_standings
 
     rows = series_standings(Series.objects.get(pk=series.pk)).rows
-    hidden = sorted(r.start_numbers for r in rows if not r.public)
-    assert hidden == [[3, 1], [4, 3], [5, 4]]
+    hidden = [(r.hidden_label, r.start_numbers, r.total) for r in rows if not r.public]
+    assert hidden == [("Anonym 1", [], 1000), ("Anonym 2", [], 500), ("Anonym 3", [], 400)]
+    assert all(c.start_number is None for r in rows if not r.public for c in r.evenings)
     assert sorted(r.name for r in rows if r.public) == ["Anna Offenbach", "Bruno Sichtbar"]
 
 
@@ -167,3 +171,23 @@ def test_series_results_pdf_names_only_players_who_consented(client, series):
     text = " ".join(text.replace("\u2068", "").replace("\u2069", "").split())
     assert "Serienwertung" in text and "Winterserie" in text
     assert_private(text, "pdf")
+
+
+def test_series_website_names_only_players_who_consented(series):
+    """The series website (archive.site.export_series_site): its table and every
+    evening's pages.  Zeno is named on evening 2's own pages (he consented there), so
+    only the series table is checked for start-number labels."""
+    from archive.site import export_series_site
+
+    files = export_series_site(Series.objects.get(pk=series.pk))
+    index = files["index.html"].decode()
+    assert_private(index, "website index")
+    # each evening's pages hide who declined there: Xaver at both, Zeno at 1, Yvonne at 2
+    hidden_at = {"abend-1/": ["Xaver", "Zeno"], "abend-2/": ["Xaver", "Yvonne"]}
+    pages = [name for name in files if name.endswith(".html")]
+    assert {name[:8] for name in pages if name.startswith("abend-")} == set(hidden_at)
+    for name in pages:
+        text = files[name].decode()
+        for word in hidden_at.get(name[:8], []):
+            assert word not in text, (name, word)
+

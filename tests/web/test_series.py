@@ -136,13 +136,16 @@ def test_name_only_with_consent_at_every_evening(players):
     t2_reg = Registration.objects.get(tournament=t2, player=a)
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2], min_evenings=1)
     rows = {r.player_id: r for r in series_standings(series).rows}
-    assert rows[a.pk].name == "" and rows[a.pk].start_numbers == [1, t2_reg.start_number]
+    assert rows[a.pk].name == "" and rows[a.pk].start_numbers == []
+    assert rows[a.pk].hidden_label == "Anonym 1"
     assert rows[b.pk].name == "Bert SpielerBert"
     director_rows = {r.player_id: r for r in series_standings(series, public=False).rows}
     assert director_rows[a.pk].name == "Anna SpielerAnna"
+    assert director_rows[a.pk].start_numbers == [1, t2_reg.start_number]
+    assert director_rows[a.pk].hidden_label == ""
     values = series_values(series_standings(series))
     assert values[0][:3] == ["Platz", "Name", "Verein"]
-    assert "Nr. 1 (Abend 1), Nr. 1 (Abend 2)" in [row[1] for row in values]
+    assert "Anonym 1" in [row[1] for row in values]
 
 
 def test_hidden_players_get_labels_nobody_shares(players):
@@ -153,13 +156,14 @@ def test_hidden_players_get_labels_nobody_shares(players):
     t2 = evening(2, {b: 100, a: 50, c: 10}, consent=False)  # b is no. 1, a no. 2
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2], min_evenings=1)
     rows = {r.player_id: r for r in series_standings(series).rows}
-    assert rows[a.pk].hidden_label == "Nr. 1 (Abend 1), Nr. 2 (Abend 2)"
-    assert rows[b.pk].hidden_label == "Nr. 2 (Abend 1), Nr. 1 (Abend 2)"
-    assert rows[c.pk].hidden_label == "Nr. 3 (Abend 2)"
+    # in the order of the list: a 350 points, b 300, c 10
+    assert rows[a.pk].hidden_label == "Anonym 1"
+    assert rows[b.pk].hidden_label == "Anonym 2"
+    assert rows[c.pk].hidden_label == "Anonym 3"
     labels = [row[1] for row in series_values(series_standings(series))[1:]]
     assert len(set(labels)) == len(labels) == 3
     with translation.override("en"):
-        assert rows[c.pk].hidden_label == "No. 3 (evening 2)"
+        assert rows[c.pk].hidden_label == "Anonymous 3"
 
 
 def test_rule_change_recomputes_and_keeps_the_old_rule_in_history(players):
@@ -538,5 +542,5 @@ def test_series_page_escapes_names_and_hides_those_without_consent(client, playe
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt; Z" in page
     assert "&lt;b&gt;C&lt;/b&gt;" in page
     # no consent at evening 2
-    assert "SpielerAnna" not in page and "Nr. 1 (Abend 1), Nr. 1 (Abend 2)" in page
+    assert "SpielerAnna" not in page and "Anonym 1" in page
     assert 'class="num c-round struck"' in page

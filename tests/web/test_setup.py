@@ -143,3 +143,26 @@ def test_load_demo_fills_an_empty_database_once(django_user_model):
     assert django_user_model.objects.filter(username__in=["leitung", "schreiber"]).count() == 2
     call_command("load_demo")  # a second run leaves the data alone
     assert Tournament.objects.count() == 3 and Hand.objects.count() == hands
+
+
+def test_demo_series_shows_no_start_number_of_a_hidden_player(client):
+    """Issue 37: the demo series listed "Nr. 15 (Abend 1), Nr. 8 (Abend 2)" for a player
+    hidden at one evening and named at another under that start number."""
+    import re
+
+    from django.core.management import call_command
+
+    from tournament.models import Registration, Series
+
+    call_command("load_demo")
+    series = Series.objects.get()
+    consents: dict[int, set[bool]] = {}
+    for player, consent in Registration.objects.filter(
+        tournament__in=series.tournaments.all()
+    ).values_list("player_id", "consent_public"):
+        consents.setdefault(player, set()).add(consent)
+    # the demo has the case: hidden at one evening, named at another
+    assert any(both == {True, False} for both in consents.values())
+    page = client.get(f"/serie/{series.pk}/").content.decode()
+    assert "Anonym 1" in page
+    assert re.search(r"Nr\.\s*\d+\s*\(Abend", page) is None
