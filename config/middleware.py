@@ -21,6 +21,57 @@ class ChosenLanguageMiddleware(LocaleMiddleware):
         request.LANGUAGE_CODE = translation.get_language()
 
 
+class ProxiedClientAddress:
+    """The client's own address behind a reverse proxy that settings trust.
+
+    A request whose ``REMOTE_ADDR`` is one of ``settings.TRUSTED_PROXIES`` (addresses or
+    networks) came through the proxy: ``request.via_proxy`` is set, the proxy's address is
+    kept in ``META["BINOKEL_PROXY_ADDR"]``, and ``REMOTE_ADDR`` becomes the right-most
+    address of ``X-Forwarded-For`` that is not itself a trusted proxy (the left ones are
+    whatever the client wrote).  Without a usable header the client is unknown:
+    ``REMOTE_ADDR`` becomes ``0.0.0.0``, which is never loopback, so the throttles count
+    such requests together and the first-run page refuses them.  A request from anyone
+    else keeps its ``REMOTE_ADDR``, and its X-Forwarded-For is never read."""
+
+    def __init__(self, get_response):
+        import ipaddress
+
+        from django.conf import settings
+
+        self.get_response = get_response
+        self.proxies = [
+            ipaddress.ip_network(item, strict=False) for item in settings.TRUSTED_PROXIES
+        ]
+
+    def _trusted(self, address: str) -> bool:
+        import ipaddress
+
+        try:
+            ip = ipaddress.ip_address(address.strip())
+        except ValueError:
+            return False
+        return any(ip in network for network in self.proxies)
+
+    def __call__(self, request):
+        request.via_proxy = False
+        if self.proxies and self._trusted(request.META.get("REMOTE_ADDR", "")):
+            import ipaddress
+
+            request.via_proxy = True
+            request.META["BINOKEL_PROXY_ADDR"] = request.META.get("REMOTE_ADDR", "")
+            client = "0.0.0.0"  # noqa: S104 - an unknown client, not a bind address
+            hops = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+            for hop in reversed([h.strip() for h in hops if h.strip()]):
+                if not self._trusted(hop):
+                    try:
+                        client = str(ipaddress.ip_address(hop))
+                    except ValueError:
+                        pass  # garbage in the header: the client stays unknown
+                    break
+            request.META["REMOTE_ADDR"] = client
+        return self.get_response(request)
+
+
 class FirstRunMiddleware:
     """On a database without any account, lead the laptop's own browser from the start
     page and the login to the first-run page (``/einrichten/``) that makes the director's

@@ -16,6 +16,9 @@
 | ``BINOKEL_LOG_FILE`` | empty | also write errors to this file (0600, rotated; venue mode: ``<data>/binokel.log``) |
 | ``BINOKEL_INSTANCE`` | empty | load benches only: echoed as ``X-Binokel-Instance`` on every answer |
 | ``BINOKEL_PUBLIC_PDF_RATE`` | ``20/m`` | renders of public PDFs per client address |
+| ``DJANGO_STATIC_ROOT`` | ``<project>/staticfiles`` | where ``collectstatic`` writes the static files |
+| ``BINOKEL_FIRST_RUN_PAGE`` | ``0`` | ``1`` (the venue sets it): on an empty database the laptop's own browser may make the first director's account; a server never offers it |
+| ``BINOKEL_TRUSTED_PROXIES`` | empty | comma-separated addresses or networks of the reverse proxy; only from them is ``X-Forwarded-For`` read as the client's address |
 """
 
 from __future__ import annotations
@@ -53,6 +56,16 @@ if DEBUG:
     ALLOWED_HOSTS.append("*")
 CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
+# The first-run page ("Erstes Konto", tournament.accounts.is_local) exists only where the
+# deployment says so: the venue command sets it for the laptop in the hall.  A server has
+# no page for it (a stranger could reach it through the proxy); its first account is made
+# with ``manage.py leitung_anlegen`` (docs/operations.md).
+FIRST_RUN_PAGE = os.environ.get("BINOKEL_FIRST_RUN_PAGE", "0") == "1"
+# The reverse proxy in front of the app (docs/operations.md): only a request from one of
+# these addresses has its X-Forwarded-For read for the client's address
+# (config.middleware.ProxiedClientAddress); from anybody else the header is ignored.
+TRUSTED_PROXIES = _env_list("BINOKEL_TRUSTED_PROXIES")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -78,6 +91,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # only with $BINOKEL_INSTANCE (the load benches): marks every answer as this server's
     "config.instance.InstanceMarker",
+    # behind a configured proxy: the client's address from X-Forwarded-For, before the
+    # throttles (django-ratelimit, django-axes) and the first-run check read it
+    "config.middleware.ProxiedClientAddress",
     "django.middleware.security.SecurityMiddleware",
     # the app's own 400/404/405/500 pages, also with DEBUG on (the demo)
     "config.middleware.OwnErrorPages",
@@ -283,7 +299,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -134,6 +134,8 @@ def environment(data: Path, public_url: str, hosts: list[str]) -> dict[str, str]
         "BINOKEL_PUBLIC_URL": public_url,
         "BINOKEL_BACKUP_DIR": str(data / BACKUP_FOLDER),
         "BINOKEL_LOG_FILE": str(data / LOG_FILE),
+        # the laptop's own browser may make the first account (never a server's)
+        "BINOKEL_FIRST_RUN_PAGE": "1",
     }
 
 

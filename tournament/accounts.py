@@ -40,8 +40,17 @@ def has_accounts() -> bool:
 
 
 def is_local(request) -> bool:
-    """Whether ``request`` comes from the laptop itself: a loopback ``REMOTE_ADDR`` and no
-    proxy header (behind a reverse proxy every visitor would look local)."""
+    """Whether ``request`` may use the first-run page because it comes from the laptop
+    itself: the deployment offers the page at all (``settings.FIRST_RUN_PAGE``, set by the
+    venue command, never on a server), the request did not pass a trusted proxy
+    (``request.via_proxy``, :class:`config.middleware.ProxiedClientAddress`), carries no
+    proxy header, and its ``REMOTE_ADDR`` is loopback.  Behind a reverse proxy every
+    visitor arrives from loopback, so the address alone proves nothing (issue 38: four
+    strangers made themselves superusers through the documented nginx)."""
+    from django.conf import settings
+
+    if not settings.FIRST_RUN_PAGE or getattr(request, "via_proxy", False):
+        return False
     if any(request.META.get(header) for header in PROXY_HEADERS):
         return False
     try:
@@ -55,11 +64,33 @@ def create_director(username: str, password: str, *, first: bool = False):
     ``password`` must already have passed Django's password validators (the forms check
     it).  With ``first``, refuse (``PermissionDenied``) when any account exists already:
     the first-run page only ever makes the first one.  Raises ``ValidationError`` when the
-    name is taken."""
+    name is taken.
+
+    Concurrent first-run submissions make one account at most: a row lock on an empty
+    table locks nothing, so the check runs under a lock that exists before the first row
+    (PostgreSQL: a transaction-level advisory lock; SQLite: the settings' immediate
+    transactions already let one writer in at a time)."""
     with transaction.atomic():
-        if first and usable_accounts().select_for_update().exists():
+        if first:
+            _lock_first_account()
+        if first and usable_accounts().exists():
             raise PermissionDenied(_("Es gibt schon ein Konto; bitte einloggen."))
         return _new_account(username, password, DIRECTOR_GROUP, superuser=True)
+
+
+#: the advisory lock key of the first account (any fixed 64-bit number; "BINOKEL1")
+FIRST_ACCOUNT_LOCK = 0x42494E4F4B454C31
+
+
+def _lock_first_account() -> None:
+    """Inside a transaction: wait until no other transaction is making the first account.
+    PostgreSQL holds the advisory lock to the end of the transaction; SQLite's immediate
+    transaction holds the database's write lock from its start (config/settings.py)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [FIRST_ACCOUNT_LOCK])
 
 
 def _new_account(username: str, password: str, group: str, superuser: bool = False):

@@ -58,8 +58,10 @@ def test_the_venue_runs_the_switch_off_unless_it_loads_the_demo():
     assert venue.setup_commands(demo=False)[0] == ("migrate", "-v0")
 
 
-def test_after_the_switch_off_the_laptop_is_led_to_make_its_own_account(demo_logins):
+def test_after_the_switch_off_the_laptop_is_led_to_make_its_own_account(demo_logins, settings):
     from django.test import Client
+
+    settings.FIRST_RUN_PAGE = True  # the venue's setting (operations.venue.environment)
 
     from tournament import accounts
 

@@ -190,4 +190,3 @@ def test_series_website_names_only_players_who_consented(series):
         text = files[name].decode()
         for word in hidden_at.get(name[:8], []):
             assert word not in text, (name, word)
-

@@ -18,6 +18,16 @@ from tournament.roles import DIRECTOR_GROUP
 pytestmark = pytest.mark.django_db
 
 FIRST = "/einrichten/"
+
+
+@pytest.fixture(autouse=True)
+def venue_settings(settings):
+    """The venue offers the first-run page (operations.venue.environment sets
+    BINOKEL_FIRST_RUN_PAGE=1); a server does not (tests below switch it off)."""
+    settings.FIRST_RUN_PAGE = True
+    return settings
+
+
 GOOD = {"username": "vorstand", "password1": "Ochsen-Wirt-1987", "password2": "Ochsen-Wirt-1987"}
 
 
@@ -77,6 +87,48 @@ def test_nobody_but_the_laptop_can_make_the_first_account(client):
     assert "am Laptop selbst" in client.get("/").content.decode()
     assert client.get(FIRST).status_code == 403
     assert client.post(FIRST, GOOD).status_code == 403
+    assert not get_user_model().objects.exists()
+
+
+def test_a_server_never_offers_the_first_account_page(venue_settings):
+    """Issue 38.1: without the venue's flag even the machine's own loopback address (which
+    is what every visitor behind a reverse proxy looks like) gets no first-run page."""
+    venue_settings.FIRST_RUN_PAGE = False
+    client = laptop()
+    assert client.get("/").status_code == 200
+    assert client.get(reverse("login")).status_code == 200
+    assert client.get(FIRST).status_code == 403
+    assert client.post(FIRST, GOOD).status_code == 403
+    assert not get_user_model().objects.exists()
+
+
+def test_the_venue_sets_the_first_run_flag_and_a_server_default_does_not(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from operations import venue
+
+    env = venue.environment(tmp_path, "http://192.168.1.20:8000", ["192.168.1.20"])
+    assert env["BINOKEL_FIRST_RUN_PAGE"] == "1"
+    # the settings as a server reads them: no such variable
+    clean = {k: v for k, v in os.environ.items() if k != "BINOKEL_FIRST_RUN_PAGE"}
+    read = "import config.settings as s; print(s.FIRST_RUN_PAGE, s.TRUSTED_PROXIES)"
+    out = subprocess.run(
+        [sys.executable, "-c", read], env=clean, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "[]"]
+
+
+def test_through_a_trusted_proxy_the_client_is_never_the_laptop(venue_settings):
+    """Behind a configured proxy the request is the proxy's, whatever the header says;
+    X-Forwarded-For naming 127.0.0.1 (typed by the client) makes no difference."""
+    venue_settings.TRUSTED_PROXIES = ["127.0.0.1"]
+    for extra in ({}, {"HTTP_X_FORWARDED_FOR": "127.0.0.1"}):
+        client = Client(REMOTE_ADDR="127.0.0.1", **extra)
+        assert client.get("/").status_code == 200
+        assert client.get(FIRST).status_code == 403
+        assert client.post(FIRST, GOOD).status_code == 403
     assert not get_user_model().objects.exists()
 
 

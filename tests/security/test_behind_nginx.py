@@ -1,0 +1,246 @@
+"""The region's server as docs/operations.md sets it up: Debian's nginx with TLS, from
+``deploy/nginx/binokel.conf``, in front of gunicorn on loopback (issue 38.1).
+
+Through the proxy every request reaches the app from 127.0.0.1.  Before the fix the app
+took that for the laptop itself: ``/`` led any visitor to ``/einrichten/``, and four
+simultaneous POSTs made four superusers.  Here, on an empty database:
+
+- ``/`` and the login are served, never a redirect to the first-run page;
+- the first-run page answers 403 to GET and to four simultaneous POSTs with a valid CSRF
+  token, and no account exists afterwards; also with the venue's flag
+  (``BINOKEL_FIRST_RUN_PAGE=1``) set by mistake on the server;
+- the client's own address reaches the app (nginx sends it, the app trusts the header from
+  its configured proxy only): a failed login is recorded by django-axes under the test
+  client's source address 127.0.0.2, not under the proxy's 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import sqlite3
+import ssl
+import subprocess
+import sys
+import time
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bench.load_test import _free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "deploy" / "nginx" / "binokel.conf"
+HOST = "turnier.example.org"
+CLIENT_ADDRESS = "127.0.0.2"  # the test's own source address, as a visitor's would be
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()) and not os.environ.get("CI"),
+    reason="needs Debian's nginx (apt-get install nginx-light); CI installs it",
+)
+
+
+def _nginx() -> str:
+    return shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def _site_config(
+    nginx_port: int, app_port: int, cert: Path, key: Path, forwards_address: bool
+) -> str:
+    """The repository's server block with this test's port, certificate and upstream; each
+    replacement must find its line, so a changed file changes this test too.  Without
+    ``forwards_address`` the X-Forwarded-For line is dropped: the example as
+    docs/operations.md printed it before issue 38."""
+    text = SITE.read_text()
+    if not forwards_address:
+        text, count = re.subn(r"\n\s*proxy_set_header X-Forwarded-For \S+;", "", text)
+        assert count == 1
+    replacements = [
+        (r"listen 443 ssl;", f"listen 127.0.0.1:{nginx_port} ssl;"),
+        (r"ssl_certificate \S+;", f"ssl_certificate {cert};"),
+        (r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};"),
+        (r"upstream binokel \{[^}]*\}", f"upstream binokel {{ server 127.0.0.1:{app_port}; }}"),
+    ]
+    for pattern, new in replacements:
+        text, count = re.subn(pattern, new, text)
+        assert count == 1, pattern
+    return text
+
+
+class Deployment:
+    """gunicorn (DEBUG off, HTTPS on, BINOKEL_TRUSTED_PROXIES=127.0.0.1) on an empty,
+    migrated SQLite database, and nginx in front of it with a self-signed certificate."""
+
+    def __init__(self, tmp: Path, first_run_flag: bool, forwards_address: bool = True):
+        self.tmp = tmp
+        self.database = tmp / "server.sqlite3"
+        self.app_port, self.port = _free_port(), _free_port()
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "test-only-secret-key-behind-nginx",
+            "DJANGO_ALLOWED_HOSTS": HOST,
+            "DATABASE_URL": f"sqlite:///{self.database}",
+            "DJANGO_STATIC_ROOT": str(tmp / "static"),
+            "BINOKEL_TRUSTED_PROXIES": "127.0.0.1",
+            "BINOKEL_FIRST_RUN_PAGE": "1" if first_run_flag else "0",
+            "PYTHONPATH": str(ROOT),
+        }
+        for key in ("BINOKEL_LOG_FILE", "REDIS_URL", "DJANGO_HTTPS"):
+            self.env.pop(key, None)
+        manage = [sys.executable, str(ROOT / "manage.py")]
+        subprocess.run([*manage, "migrate", "-v0"], env=self.env, check=True)
+        subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=self.env, check=True)
+        cert, key = tmp / "cert.pem", tmp / "key.pem"
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+             "-subj", f"/CN={HOST}", "-keyout", str(key), "-out", str(cert)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        (tmp / "site.conf").write_text(
+            _site_config(self.port, self.app_port, cert, key, forwards_address)
+        )
+        for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (tmp / folder).mkdir()
+            (tmp / folder).chmod(0o777)
+        (tmp / "nginx.conf").write_text(
+            f"daemon off;\npid {tmp}/nginx.pid;\nerror_log {tmp}/nginx-error.log;\n"
+            "events { worker_connections 64; }\n"
+            f"http {{\n  access_log off;\n  client_body_temp_path {tmp}/body;\n"
+            f"  proxy_temp_path {tmp}/proxy;\n  fastcgi_temp_path {tmp}/fastcgi;\n"
+            f"  uwsgi_temp_path {tmp}/uwsgi;\n  scgi_temp_path {tmp}/scgi;\n"
+            f"  include {tmp}/site.conf;\n}}\n"
+        )
+        self.app_log = (tmp / "gunicorn.log").open("w")
+        self.app = subprocess.Popen(
+            [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi",
+             "--bind", f"127.0.0.1:{self.app_port}", "--workers", "1",
+             "--worker-class", "gthread", "--threads", "4"],
+            cwd=ROOT, env=self.env, stdout=self.app_log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        self.nginx = subprocess.Popen(
+            [_nginx(), "-p", str(tmp), "-c", str(tmp / "nginx.conf")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if self.request("GET", "/accounts/login/")[0]:
+                    break  # any answer: the app is up behind nginx
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(self.logs())
+            time.sleep(0.2)
+
+    def logs(self) -> str:
+        self.app_log.flush()
+        error_log = self.tmp / "nginx-error.log"
+        nginx = error_log.read_text() if error_log.exists() else ""
+        return (self.tmp / "gunicorn.log").read_text() + nginx
+
+    def request(self, method: str, path: str, body: dict | None = None, headers=None):
+        """One HTTPS request to nginx from 127.0.0.2 with ``Host: turnier.example.org``:
+        (status, headers, text)."""
+        context = ssl._create_unverified_context()  # noqa: S323 - the test's own certificate
+        conn = http.client.HTTPSConnection(
+            "127.0.0.1", self.port, context=context, timeout=20,
+            source_address=(CLIENT_ADDRESS, 0),
+        )  # fmt: skip
+        data = urllib.parse.urlencode(body).encode() if body is not None else None
+        all_headers = {"Host": HOST, **(headers or {})}
+        if data is not None:
+            all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            conn.request(method, path, body=data, headers=all_headers)
+            response = conn.getresponse()
+            return response.status, response.headers, response.read().decode(errors="replace")
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        for process in (self.nginx, self.app):
+            process.terminate()
+        for process in (self.nginx, self.app):
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        self.app_log.close()
+
+    def rows(self, sql: str) -> list[tuple]:
+        """Rows of ``sql`` from the server's database, read through SQLite itself."""
+        with sqlite3.connect(self.database) as db:
+            return db.execute(sql).fetchall()
+
+
+@pytest.fixture(
+    scope="module",
+    params=[(False, True), (False, False), (True, True)],
+    ids=["server", "proxy without X-Forwarded-For", "venue flag set by mistake"],
+)
+def deployment(request, tmp_path_factory):
+    flag, forwards = request.param
+    server = Deployment(tmp_path_factory.mktemp("nginx"), flag, forwards)
+    yield server
+    server.stop()
+
+
+def _csrf(deployment: Deployment) -> tuple[str, str]:
+    """A CSRF cookie and the form token of the login page."""
+    status, headers, page = deployment.request("GET", "/accounts/login/")
+    assert status == 200
+    cookie = next(
+        c.split(";")[0] for c in headers.get_all("Set-Cookie") if c.startswith("csrftoken=")
+    )
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    return cookie, token
+
+
+def test_nobody_becomes_director_of_a_new_server_through_the_proxy(deployment):
+    status, headers, page = deployment.request("GET", "/")
+    assert status == 200, (status, headers.get("Location"))
+    assert "einrichten" not in (headers.get("Location") or "")
+    assert deployment.request("GET", "/accounts/login/")[0] == 200
+    assert deployment.request("GET", "/einrichten/")[0] == 403
+
+    cookie, token = _csrf(deployment)
+    form = {
+        "csrfmiddlewaretoken": token,
+        "username": "fremder",
+        "password1": "Ochsen-Wirt-1987",
+        "password2": "Ochsen-Wirt-1987",
+    }
+    headers = {"Cookie": cookie, "Origin": f"https://{HOST}", "Referer": f"https://{HOST}/"}
+
+    def post(n: int):
+        return deployment.request("POST", "/einrichten/", {**form, "username": f"x{n}"}, headers)
+
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(post, range(4)))
+    # refused by the first-run rule, not by CSRF: the page says where the account is made
+    assert [a[0] for a in answers] == [403] * 4
+    assert all("am Laptop selbst" in a[2] for a in answers), answers[0][2][:500]
+    assert deployment.request("GET", "/admin/")[0] == 302
+    assert deployment.rows("SELECT count(*) FROM auth_user") == [(0,)]
+
+
+def test_the_clients_own_address_reaches_the_app_through_the_proxy(deployment):
+    """With the documented file the failed login is recorded under the client's address;
+    a proxy that sends none leaves the client unknown (0.0.0.0), never the proxy's."""
+    cookie, token = _csrf(deployment)
+    status, _headers, _page = deployment.request(
+        "POST",
+        "/accounts/login/",
+        {"csrfmiddlewaretoken": token, "username": "leitung", "password": "falsch-falsch"},
+        {"Cookie": cookie, "Origin": f"https://{HOST}", "Referer": f"https://{HOST}/"},
+    )
+    assert status == 200  # the login form again, with its error
+    forwarded = "proxy_set_header X-Forwarded-For" in (deployment.tmp / "site.conf").read_text()
+    expected = CLIENT_ADDRESS if forwarded else "0.0.0.0"  # noqa: S104 - an address, not a bind
+    assert deployment.rows("SELECT ip_address FROM axes_accessattempt") == [(expected,)]
