@@ -316,8 +316,13 @@ def _report(result: dict, config: dict, args, problems: list[str]) -> str:
     duration = result["duration_s"]
     lines = [
         f"load test: {args.database}{' + Redis cache' if args.redis else ''}, {args.users} phones + {args.clerks} clerks, "
-        f"{duration:.0f} s, gunicorn {args.workers} workers × {args.threads} threads "
-        f"(gthread) + WhiteNoise, locust {result['locust_version']}, loopback",
+        f"{duration:.0f} s, "
+        + (
+            f"waitress, 1 process × {args.workers * args.threads} threads"
+            if args.server == "waitress"
+            else f"gunicorn {args.workers} workers × {args.threads} threads (gthread)"
+        )
+        + f" + WhiteNoise, locust {result['locust_version']}, loopback",
         f"tournament: {sum(config['table_sizes'])} players, {config['tables']} tables "
         f"(sizes {','.join(map(str, config['table_sizes']))}), {config['games']} games per round",
         "",
@@ -383,6 +388,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2)")
     parser.add_argument("--threads", type=int, default=4, help="threads per worker (default 4)")
     parser.add_argument(
+        "--server",
+        choices=["gunicorn", "waitress"],
+        default="gunicorn",
+        help="gunicorn (gthread), or the venue's waitress with workers × threads threads",
+    )
+    parser.add_argument(
         "--no-validate", action="store_true", help="clerks skip the live check while typing"
     )
     parser.add_argument(
@@ -421,7 +432,7 @@ def _run(args, folder: Path, env: dict) -> int:
     connections.close_all()
     print(f"prepared in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
-    server = AppServer(folder, env, workers=args.workers, threads=args.threads)
+    server = AppServer(folder, env, workers=args.workers, threads=args.threads, server=args.server)
     with server.start(f"/turnier/{config['tournament']}/"):
         _warm_up(server, config["tournament"])
         config.update(

@@ -1,5 +1,5 @@
-"""The benches' own app server: gunicorn on a loopback port, proven to be this run's app,
-with the errors it logged read afterwards.
+"""The benches' own app server: gunicorn or the venue's waitress (:mod:`operations.serve`)
+on a loopback port, proven to be this run's app, with the errors it logged read afterwards.
 
 A bench measures only its own server, so :class:`AppServer`
 
@@ -101,6 +101,7 @@ class AppServer:
         threads: int = 4,
         worker_class: str = "gthread",
         port: int | None = None,
+        server: str = "gunicorn",
     ) -> None:
         self.port = port or free_port()
         self.base = f"http://{HOST}:{self.port}"
@@ -113,11 +114,20 @@ class AppServer:
             INSTANCE_VARIABLE: self.instance,
             LOG_FILE_VARIABLE: str(self.log_file),
         }
-        self.command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
-        self.command += ["--bind", f"{HOST}:{self.port}", "--workers", str(workers)]
-        self.command += ["--worker-class", worker_class]
-        self.command += ["--threads", str(threads)] if worker_class == "gthread" else []
-        self.command += ["--timeout", "60", "--logger-class", "config.logs.GunicornLogger"]
+        self.server = server
+        if server == "waitress":
+            # the venue's server: one process, workers × threads threads
+            self.command = [sys.executable, "-m", "operations.serve"]
+            self.command += ["--listen", f"{HOST}:{self.port}"]
+            self.command += ["--threads", str(workers * threads)]
+            self.listening = f"Server lauscht auf {self.base}"
+        else:
+            self.command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
+            self.command += ["--bind", f"{HOST}:{self.port}", "--workers", str(workers)]
+            self.command += ["--worker-class", worker_class]
+            self.command += ["--threads", str(threads)] if worker_class == "gthread" else []
+            self.command += ["--timeout", "60", "--logger-class", "config.logs.GunicornLogger"]
+            self.listening = f"Listening at: {self.base}"
         self.process: subprocess.Popen | None = None
         self.checked = 0
         self.foreign = 0
@@ -159,8 +169,8 @@ class AppServer:
             if status != 200:
                 raise ServerProblem(f"the bench's server answered {path} with {status}")
             break
-        if f"Listening at: {self.base}" not in self._output_text():
-            raise ServerProblem(f"gunicorn did not say it listens at {self.base}")
+        if self.listening not in self._output_text():
+            raise ServerProblem(f"{self.server} did not say it listens at {self.base}")
         if not self.log_file.exists():
             raise ServerProblem(f"the app did not open its log file {self.log_file}")
 

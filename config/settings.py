@@ -238,6 +238,12 @@ LOGGING = {
             "level": "ERROR",
             "propagate": False,
         },
+        # the venue's server (operations.serve): a request it could not serve
+        "waitress": {
+            "handlers": _PROBLEM_HANDLERS,
+            "level": "WARNING",
+            "filters": ["table_tokens"],
+        },
         # the project's own loggers: binokel.* and the modules' logging.getLogger(__name__)
         **{name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"} for name in PROJECT_LOGGERS},
     },

@@ -10,8 +10,10 @@ own hotspot), with no internet needed:
   0600) and the automatic backups in ``sicherungen/``; rerunning the command with the same
   folder resumes the same tournament with the same key (logins stay valid);
 - ``ALLOWED_HOSTS`` from the laptop's own addresses, plus ``DJANGO_ALLOWED_HOSTS``;
-- gunicorn bound to ``--bind`` (default ``0.0.0.0``: every address of the laptop) and
-  ``--port`` (default 8000), static files by WhiteNoise;
+- the server (:mod:`operations.serve`: waitress, which reads each request whole before a
+  thread serves it, so slow phones cannot hold the clerks' threads) bound to ``--bind``
+  (default ``0.0.0.0``: every address of the laptop) and ``--port`` (default 8000), with
+  ``--threads`` threads (default 8), static files by WhiteNoise;
 - automatic backups every ``--backup-minutes`` (default 10) and at every round close
   (:func:`archive.backup.automatic_backup`, the newest 20 kept), and one when the command
   is stopped;
@@ -279,11 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=int, default=8000, help="Port des Servers (Standard: %(default)s)"
     )
     parser.add_argument(
-        "--workers",
+        "--threads",
         metavar="ANZAHL",
         type=int,
-        default=2,
-        help="Anzahl der Server-Prozesse (Standard: %(default)s)",
+        default=8,
+        help="Anzahl der Threads, die Anfragen bearbeiten (Standard: %(default)s)",
     )
     parser.add_argument(
         "--backup-minutes",
@@ -391,13 +393,9 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]
     bind = f"[{args.bind}]" if ":" in args.bind else args.bind
-    command += ["--bind", f"{bind}:{args.port}", "--workers", str(args.workers)]
-    command += ["--worker-class", "gthread", "--threads", "4", "--timeout", "60"]
-    # gunicorn's own errors (a worker timed out or killed) into binokel.log too, and table
-    # tokens shortened to /t/…/ in its access and error log
-    command += ["--logger-class", "config.logs.GunicornLogger"]
+    command = [sys.executable, "-m", "operations.serve", "--listen", f"{bind}:{args.port}"]
+    command += ["--threads", str(args.threads)]
     server = subprocess.Popen(command, cwd=ROOT)
     print(_banner(base, data, addresses, args.demo), flush=True)
 
@@ -416,12 +414,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        print("Server wird beendet (laufende Anfragen werden fertig) …", flush=True)
         server.terminate()
         try:
-            server.wait(timeout=30)
+            server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             server.kill()
+        print("Letzte Sicherung …", flush=True)
         _backup("ende")
+        print("Beendet.", flush=True)
     return 0
 
 
