@@ -15,8 +15,9 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 from openpyxl import Workbook
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
+
+from tournament.text import xml_safe
 
 # what makes a spreadsheet read a cell as a formula (OWASP "CSV Injection")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -38,7 +39,7 @@ def _csv_cell(value: Cell, decimal_comma: bool) -> str:
     if isinstance(value, int | Decimal):
         text = str(value)
         return text.replace(".", ",") if decimal_comma else text
-    text = str(value)
+    text = xml_safe(str(value))  # the same text as in the XLSX file
     return "'" + text if is_formula_like(text) else text
 
 
@@ -73,8 +74,8 @@ def to_xlsx(rows: Rows, title: str) -> bytes:
             if isinstance(value, int | Decimal) and not isinstance(value, bool):
                 cell.value = value
             else:
-                # control characters XML cannot hold (a form feed typed into a name)
-                cell.value = ILLEGAL_CHARACTERS_RE.sub(" ", str(value))
+                # characters XML cannot hold (a form feed, U+FFFE typed into a name)
+                cell.value = xml_safe(str(value))
                 cell.data_type = "s"  # openpyxl would take a leading "=" for a formula
             if r == 1:
                 cell.font = Font(bold=True)

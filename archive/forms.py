@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournament.text import StorableText
+
 from . import press
 
 
@@ -35,6 +37,9 @@ class PressTextForm(forms.Form):
     """The report as edited on the page, and the file to download it as."""
 
     text = forms.CharField(
-        label=_("Text"), widget=forms.Textarea(attrs={"rows": 18}), max_length=20000
+        label=_("Text"),
+        widget=forms.Textarea(attrs={"rows": 18}),
+        max_length=20000,
+        validators=[StorableText()],
     )
     format = forms.ChoiceField(choices=[("txt", _("Text")), ("docx", _("Word (DOCX)"))])

@@ -17,11 +17,11 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from printing.render import printable
 from scoring import selectors
 from scoring.models import RoundTotal
 from series.selectors import series_standings
 from tournament.models import Round, Seat, Tournament
+from tournament.text import xml_safe
 
 ANONYMOUS = "anonymous"
 OMIT = "omit"
@@ -89,7 +89,8 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
     ``options.lantern``; and, once the evening is finished, the leader of each series it
     belongs to as the series stood after it.  A pairs event lists pairs.  Points are game
     points.  Each name stands at the end of its sentence or before a comma, so "ein
-    Teilnehmer, der nicht genannt werden möchte" reads in every place."""
+    Teilnehmer, der nicht genannt werden möchte" reads in every place.  Characters a
+    file cannot hold (older data: a control character in a name) are spaces."""
     closed = tournament.round_set.filter(status=Round.Status.CLOSED).count()
     if tournament.event_type == Tournament.EventType.PAIRS:
         rows = selectors.pair_standings(tournament, public=True)
@@ -122,7 +123,7 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
     ]
     if not closed:
         paragraphs.append(_("Noch ist keine Runde abgeschlossen."))
-        return "\n\n".join(paragraphs)
+        return xml_safe("\n\n".join(paragraphs))
     if closed < tournament.rounds:
         paragraphs.append(
             _("Stand nach %(rounds)s von %(of)s Runden:")
@@ -158,7 +159,9 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
                 % {"who": names, "points": _points(last[0].total)}
             )
     if closed < tournament.rounds:
-        return "\n\n".join(paragraphs)  # the series counts the evening once it is finished
+        return xml_safe(
+            "\n\n".join(paragraphs)
+        )  # the series counts the evening once it is finished
     for series in tournament.series.all():
         standing = series_standings(series, public=True, until=tournament)
         leaders = [r for r in standing.rows if r.rank == 1]
@@ -174,7 +177,7 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
                     "points": _points(leaders[0].total),
                 }
             )
-    return "\n\n".join(paragraphs)
+    return xml_safe("\n\n".join(paragraphs))
 
 
 def paragraphs_of(text: str) -> list[str]:
@@ -188,13 +191,23 @@ def paragraphs_of(text: str) -> list[str]:
     ]
 
 
-def report_docx(text: str, title: str) -> bytes:
+def report_docx(text: str, title: str, author: str = "") -> bytes:
     """``text`` (:func:`paragraphs_of`) as a Word document: the first paragraph a heading,
-    the others body text; ``title`` in the document's properties."""
+    the others body text.  Its properties: ``title``, ``author`` (default "Turnierleitung"),
+    the active language (``de-DE`` or ``en-GB``, so Word checks the spelling in it) and
+    now as the time it was made and changed (python-docx's template says 2013)."""
+    from django.utils import timezone, translation
+
     document = docx.Document()
-    # control characters XML cannot hold print as spaces, as in every PDF (printable)
-    document.core_properties.title = printable(title)
-    parts = [printable(p) for p in paragraphs_of(text)]
+    properties = document.core_properties
+    # characters XML cannot hold (control characters, U+FFFE) become spaces
+    properties.title = xml_safe(title)
+    properties.author = xml_safe(author) or _("Turnierleitung")
+    properties.last_modified_by = properties.author
+    properties.language = "en-GB" if translation.get_language() == "en" else "de-DE"
+    properties.created = properties.modified = timezone.now()
+    properties.comments = ""
+    parts = [xml_safe(p) for p in paragraphs_of(text)]
     if parts:
         document.add_heading(parts[0], level=1)
     for paragraph in parts[1:]:

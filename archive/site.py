@@ -42,6 +42,7 @@ from scoring import views as scoring_views
 from series import views as series_views
 from series.selectors import series_standings
 from tournament.models import Round, Seat, Series, Tournament
+from tournament.text import xml_safe
 
 INDEX = "index.html"
 RULES = "regeln.pdf"
@@ -223,8 +224,10 @@ def _static_page(html: str, address: str, name: str, file_for) -> str:
     """``html`` (served at ``address``) as the export's file ``name``: no scripts, no htmx
     attributes, no forms, nothing marked ``data-live`` (what only the running app shows:
     "aktualisiert sich alle 10 Sekunden", the demo banner); links to exported pages relative, other links removed (an
-    ``<a>`` in running text keeps its words, one in a navigation bar or the header goes)."""
-    document = lxml.html.document_fromstring(html)
+    ``<a>`` in running text keeps its words, one in a navigation bar or the header goes).
+    Characters no file should hold (a control character or U+FFFE typed into a name) are
+    dropped (:func:`tournament.text.xml_safe`; issue 38.10)."""
+    document = lxml.html.document_fromstring(xml_safe(html))
     for element in list(document.iter("script", "form", "noscript")):
         element.drop_tree()
     for element in document.xpath("//*[@data-live]"):  # "aktualisiert sich alle 10 Sekunden"

@@ -83,6 +83,7 @@ from scoring.links import new_token
 from scoring.models import Hand, RoundTotal, SeatScore, TableLink
 from tournament.engine_messages import ruleset_message
 from tournament.models import Seat, Table, Tournament
+from tournament.text import first_unstorable
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1
@@ -749,6 +750,15 @@ def _check_field_types(entry: ModelPlan, old_pk, fields: dict) -> None:
                 raise _field_error(entry, old_pk, f.name, _("enthält ein Nullzeichen."))
             if CONTROL_CHARACTERS.search(value):
                 raise _field_error(entry, old_pk, f.name, _("enthält ein Steuerzeichen."))
+            unstorable = first_unstorable(value)
+            if unstorable:
+                raise _field_error(
+                    entry,
+                    old_pk,
+                    f.name,
+                    _("enthält das Zeichen %(code)s, das keine Datei speichern kann.")
+                    % {"code": unstorable},
+                )
         elif isinstance(f, models.DateField | models.TimeField | models.DecimalField):
             if not isinstance(value, str) or len(value) > 64:
                 raise _field_error(entry, old_pk, f.name, _("hat die falsche Form."))

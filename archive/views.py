@@ -108,7 +108,8 @@ def press_report(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         edited = PressTextForm(request.POST)
         if edited.is_valid():
-            return _press_download(tournament, edited.cleaned_data)
+            author = request.user.get_full_name() or request.user.get_username()
+            return _press_download(tournament, edited.cleaned_data, author)
         status = 422
     elif options.is_bound and not options.is_valid():
         edited, status = None, 422
@@ -128,12 +129,13 @@ def press_report(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _press_download(tournament: Tournament, data: dict) -> HttpResponse:
-    """The edited report as ``pressebericht-<id>.txt`` or ``.docx``."""
+def _press_download(tournament: Tournament, data: dict, author: str = "") -> HttpResponse:
+    """The edited report as ``pressebericht-<id>.txt`` or ``.docx`` (``author`` in the
+    Word file's properties)."""
     name = f"pressebericht-{tournament.pk}"
     if data["format"] == "docx":
         return _attachment(
-            press.report_docx(data["text"], tournament.name),
+            press.report_docx(data["text"], tournament.name, author),
             "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
             f"{name}.docx",
         )

@@ -79,6 +79,12 @@ class StandingsTable(tables.Table):
             return format_html('{} <span class="missed-note">{}</span>', value, record["note"])
         return value
 
+    def value_name(self, value):
+        """The name alone in an export: the note has its own column there ("Hinweis"), and
+        a spreadsheet cell holds text, not HTML (issue 37: ``<span class="missed-note">``
+        stood in CSV and XLSX cells)."""
+        return value
+
     class Meta:
         orderable = False
         attrs = {"class": "standings"}

@@ -18,6 +18,7 @@ from tournament.roles import CLERK_GROUP
 
 from .models import Player, Registration, Table, Tournament
 from .params import id_value
+from .text import StorableText
 
 #: Highest lost-game fee in euros the set-up form accepts; more is almost surely cents typed
 #: as euros (a club charges cents to a few euros per lost game).
@@ -113,9 +114,11 @@ class TournamentForm(forms.Form):
     """A new tournament: a preset ruleset, optionally with parameter overrides as JSON
     (e.g. ``{"min_bid": 200}``), frozen into the tournament by the service."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, validators=[StorableText()])
     date = forms.DateField(label=_("Datum"), widget=forms.DateInput(attrs={"type": "date"}))
-    venue = forms.CharField(label=_("Ort"), max_length=200, required=False)
+    venue = forms.CharField(
+        label=_("Ort"), max_length=200, required=False, validators=[StorableText()]
+    )
     preset = forms.ChoiceField(
         label=_("Regelwerk"), choices=[(rid, rs.name_de) for rid, rs in PRESETS.items()]
     )
@@ -263,6 +266,11 @@ class RegistrationForm(forms.ModelForm):
             "year_of_birth": forms.NumberInput(attrs={"placeholder": "1961"}),
         }
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("first_name", "last_name", "club"):
+            self.fields[name].validators.append(StorableText())
+
 
 class PlayerListForm(forms.Form):
     """A pasted list of players, one a line as ``Nachname, Vorname; Verein``; read and
@@ -272,6 +280,7 @@ class PlayerListForm(forms.Form):
     players = forms.CharField(
         label=_("Spielerliste (eine Zeile je Spieler: Nachname, Vorname; Verein)"),
         max_length=20_000,
+        validators=[StorableText()],
         widget=forms.Textarea(
             attrs={"rows": 6, "cols": 50, "placeholder": "Maier, Anna; SV Musterdorf"}
         ),
@@ -283,10 +292,15 @@ class RegistrationEditForm(forms.Form):
     """Correct a registration: the player's name and club, and this tournament's consent."""
 
     first_name = forms.CharField(
-        label=_("Vorname"), max_length=100, widget=forms.TextInput(attrs={"autofocus": True})
+        label=_("Vorname"),
+        max_length=100,
+        widget=forms.TextInput(attrs={"autofocus": True}),
+        validators=[StorableText()],
     )
-    last_name = forms.CharField(label=_("Nachname"), max_length=100)
-    club = forms.CharField(label=_("Verein"), max_length=200, required=False)
+    last_name = forms.CharField(label=_("Nachname"), max_length=100, validators=[StorableText()])
+    club = forms.CharField(
+        label=_("Verein"), max_length=200, required=False, validators=[StorableText()]
+    )
     consent_public = forms.BooleanField(
         label=_("Name darf bei diesem Turnier veröffentlicht werden"), required=False
     )

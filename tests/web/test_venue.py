@@ -46,6 +46,9 @@ class Venue:
             for k, v in os.environ.items()
             if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "BINOKEL_"))
         }
+        # its own static folder: venues of tests running in parallel (pytest-xdist) must
+        # not run collectstatic into the same folder at once
+        env["DJANGO_STATIC_ROOT"] = str(data.parent / "static")
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
         command = [sys.executable, "-m", "operations.venue", "--data", str(data)]
