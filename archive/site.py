@@ -31,6 +31,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import lxml.html
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.staticfiles import finders
+from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import Resolver404, ResolverMatch, resolve, reverse
@@ -65,7 +66,7 @@ def _local(address: str, static: set[str]) -> ResolverMatch | str | None:
         return None
     if parts.path.startswith(STATIC_URL):
         path = parts.path[len(STATIC_URL) :]
-        if not finders.find(path):
+        if _static_source(path) is None:
             return None
         static.add(path)
         return f"static/{path}"
@@ -75,9 +76,27 @@ def _local(address: str, static: set[str]) -> ResolverMatch | str | None:
         return None
 
 
+def _static_source(path: str) -> Path | None:
+    """The file behind the static address ``path``: found by the static files finders
+    (``css/app.css`` while developing), or collected under its hashed name
+    (``css/app.3f2a….css`` with ``DJANGO_DEBUG=0``, as the venue serves it; issue 37.2: the
+    website ZIP downloaded at the venue had no stylesheet, because the finders do not know
+    hashed names).  ``None`` when there is no such file."""
+    found = finders.find(path)
+    if found:
+        return Path(found)
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    try:
+        collected = Path(staticfiles_storage.path(path))
+    except (NotImplementedError, ValueError, SuspiciousFileOperation):
+        return None
+    return collected if collected.is_file() else None
+
+
 def _static_files(static: set[str]) -> dict[str, bytes]:
     """The static files named in ``static`` (:func:`_local`), by their place in the export."""
-    return {f"static/{path}": Path(finders.find(path)).read_bytes() for path in sorted(static)}
+    return {f"static/{path}": _static_source(path).read_bytes() for path in sorted(static)}
 
 
 def _standings_file(round_number: int | None, category: str | None) -> str:

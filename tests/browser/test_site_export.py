@@ -80,3 +80,47 @@ def test_the_exported_site_works_from_disk(browser, clerk, client, tmp_path):
     assert shown == standings_rows(live)
     assert [row[0] for row in shown[1:5]] == ["1", "2", "2", "4"]
     context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_website_zip_of_the_venue_has_its_stylesheet(
+    browser, clerk, director, client, tmp_path, settings
+):
+    """Issue 37.2: with DJANGO_DEBUG=0 the pages name their stylesheet by its hashed name
+    (``css/app.<hash>.css``), which the static files finders do not know, so the ZIP from
+    the entry overview had no CSS and opened as plain Times text.  Here the static files
+    are collected under hashed names as the venue does; the ZIP and the export command's
+    files are the same site, and in Chromium the app's styles apply."""
+    import io
+    import zipfile
+
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = str(tmp_path / "static")
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    tournament = results_evening(clerk)
+    client.force_login(director)
+    response = client.get(reverse("archive:site", args=[tournament.pk]))
+    assert response.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        zipped = {name: archive.read(name) for name in archive.namelist()}
+    command = site.export_site(tournament)
+    assert set(zipped) == set(command)
+    styles = [name for name in zipped if name.endswith(".css")]
+    assert styles and all(zipped[name] == command[name] for name in styles)
+    index = zipped["index.html"].decode()
+    assert 'rel="stylesheet"' in index and styles[0] in index
+
+    folder = tmp_path / "zip"
+    for name, content in zipped.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(content)
+    page = browser.new_page()
+    page.goto((folder / "index.html").as_uri())
+    font = page.evaluate("getComputedStyle(document.body).fontFamily")
+    margin = page.evaluate("getComputedStyle(document.body).margin")
+    assert "system-ui" in font and margin == "0px", (font, margin)
