@@ -85,6 +85,19 @@ class RedactTableTokens(logging.Filter):
         return True
 
 
+class OneLineWarning(logging.Filter):
+    """Turns a record into one warning line: no traceback, level WARNING.  For what
+    anyone on the network can cause and nobody needs to fix, such as a refused ``Host``
+    header (Django logs it as an ERROR with a whole traceback; issue 37.42)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 class ProblemsOnly(logging.Filter):
     """Errors of every logger; warnings only of loggers outside ``quiet`` (Django's
     warnings are the 4xx answers of a normal evening).  The handler's level does the rest."""

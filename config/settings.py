@@ -185,6 +185,7 @@ LOGGING = {
         "table_tokens": {"()": "config.logs.RedactTableTokens"},
         # errors of every logger, warnings of the project's own (not Django's 404s)
         "problems_only": {"()": "config.logs.ProblemsOnly"},
+        "one_line": {"()": "config.logs.OneLineWarning"},
     },
     "formatters": {
         "django.server": {
@@ -203,6 +204,12 @@ LOGGING = {
         "problems": {
             "level": "WARNING",
             "filters": ["require_debug_false", "problems_only", "table_tokens"],
+            "class": "logging.StreamHandler",
+            "formatter": "problems",
+        },
+        "refused_host": {
+            "level": "WARNING",
+            "filters": ["table_tokens"],
             "class": "logging.StreamHandler",
             "formatter": "problems",
         },
@@ -231,11 +238,13 @@ LOGGING = {
         "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
         # rewritten where it is logged, before any handler (also a test's or a tool's) sees it
         "django.request": {"filters": ["table_tokens"]},
-        # a wrong Host header is anyone's to send: on the terminal, not into binokel.log,
-        # where a flood of them could rotate the evening's real errors away
+        # a wrong Host header is anyone's to send: one warning line on the terminal, no
+        # traceback, and not into binokel.log, where a flood of them could rotate the
+        # evening's real errors away
         "django.security.DisallowedHost": {
-            "handlers": ["console", "problems"],
-            "level": "ERROR",
+            "handlers": ["refused_host"],
+            "filters": ["one_line"],
+            "level": "WARNING",
             "propagate": False,
         },
         # the venue's server (operations.serve): a request it could not serve

@@ -38,6 +38,12 @@ PUBLIC_CACHE_SECONDS = 10
 HAND_NUMBER_MAX = 32_767  # Hand.number is a smallint
 
 
+#: a round number as a query value (``?runde=3``) and a category's short name
+#: (``?kategorie=damen``): the only shapes that reach a cache key
+ROUND_SHAPE = re.compile(r"[1-9][0-9]{0,2}")
+SLUG_SHAPE = re.compile(r"[-a-zA-Z0-9_]{1,60}")
+
+
 def home(request: HttpRequest) -> HttpResponse:
     """The tournaments running or to come, the archive of finished ones by season with
     their winners (:func:`selectors.tournaments_by_state`), and the series."""
@@ -87,7 +93,7 @@ def category_param(tournament: Tournament, request: HttpRequest) -> Category | N
     # a short name is a slug: anything else (a NUL, say, which PostgreSQL refuses in
     # text) cannot name a category and is not sent to the database
     found = None
-    if re.fullmatch(r"[-a-zA-Z0-9_]{1,60}", value):
+    if SLUG_SHAPE.fullmatch(value):
         found = tournament.categories.filter(slug=value).first()
     if found is None and value.isascii() and value.isdigit() and len(value) < 10:
         found = tournament.categories.filter(pk=int(value)).first()
@@ -226,10 +232,15 @@ def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     key could stand for different standings in different workers and keep a phone on old
     points (seen in the load test)."""
     large = request.GET.get("gross") == "1"
-    # A hit needs no database query: keys are only ever stored for a valid round number.
-    entry = cache.get(
-        _fragment_key(pk, request.GET.get("runde") or None, large, request.GET.get("kategorie", ""))
-    )
+    # A hit needs no database query: keys are only ever stored for a valid round number
+    # and a category's short name, so only values of that shape are looked up (a NUL or a
+    # line break in a key is what memcached refuses; issue 37.42)
+    runde, kategorie = request.GET.get("runde") or None, request.GET.get("kategorie", "")
+    entry = None
+    if (runde is None or ROUND_SHAPE.fullmatch(runde)) and (
+        not kategorie or SLUG_SHAPE.fullmatch(kategorie)
+    ):
+        entry = cache.get(_fragment_key(pk, runde, large, kategorie))
     if entry is None:
         tournament = get_object_or_404(Tournament, pk=pk)
         round_number = round_number_param(tournament, request)

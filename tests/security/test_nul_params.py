@@ -52,3 +52,49 @@ def test_nul_in_the_player_search_is_ignored(client, director, tournament):
     assert response.status_code == 200
     response = client.get("/spieler/?q=%00")
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["kategorie=%00", "kategorie=a%0D%0Ab", "runde=%00", "runde=1%0A", "kategorie=" + "x" * 300],
+)
+def test_odd_query_values_never_reach_a_cache_key(client, with_category, query):
+    """Issue 37.42: the polled fragment looked its raw ``?kategorie=`` and ``?runde=`` up
+    in the cache, so a NUL or CR/LF formed a key (Django warns: unsafe for memcached).
+    Every key the request forms is checked against Django's own key validation."""
+    import warnings
+
+    from django.core.cache import cache
+    from django.core.cache.backends.base import CacheKeyWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheKeyWarning)
+        cache.clear()
+        response = client.get(f"/turnier/{with_category.pk}/rangliste/?{query}")
+    assert response.status_code in (200, 400, 404)  # "1\n" is read as round 1
+
+
+def test_a_refused_host_is_one_warning_line(client, settings):
+    """Issue 37.42: a wrong Host header was logged at ERROR with a whole traceback."""
+    import logging
+
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["turnier.example.org"]
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record)
+
+    logger = logging.getLogger("django.security.DisallowedHost")
+    keep = Keep()
+    logger.addHandler(keep)
+    try:
+        response = client.get("/", HTTP_HOST="boese.example.com")
+    finally:
+        logger.removeHandler(keep)
+    assert response.status_code == 400
+    assert len(records) == 1
+    record = records[0]
+    assert record.levelname == "WARNING" and record.exc_info is None
+    assert "boese.example.com" in record.getMessage()
