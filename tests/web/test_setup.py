@@ -166,3 +166,24 @@ def test_demo_series_shows_no_start_number_of_a_hidden_player(client):
     page = client.get(f"/serie/{series.pk}/").content.decode()
     assert "Anonym 1" in page
     assert re.search(r"Nr\.\s*\d+\s*\(Abend", page) is None
+
+
+def test_generate_tournament_finish_plays_the_last_round_whole():
+    """Issue 37.41: ``--finish`` crashed (the last round had only half its hands and could
+    not be closed) unless ``--last-round 1`` was given too."""
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from tournament.models import Round
+
+    call_command(
+        "generate_tournament", players=8, rounds=2, games=3, finish=True, stdout=StringIO()
+    )
+    tournament = Tournament.objects.get()
+    assert set(tournament.round_set.values_list("status", flat=True)) == {Round.Status.CLOSED}
+    with pytest.raises(CommandError, match="--last-round 1"):
+        call_command(
+            "generate_tournament", players=8, rounds=2, games=3, finish=True, last_round=0.5
+        )

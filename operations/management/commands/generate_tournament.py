@@ -10,7 +10,7 @@ from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from operations.demo import DEMO_USERS
@@ -69,8 +69,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--last-round",
             type=float,
-            default=0.5,
-            help="share of the last round's hands to enter (0 … 1; default 0.5)",
+            default=None,
+            help=(
+                "share of the last round's hands to enter (0 … 1; default 0.5, with "
+                "--finish 1: a round is closed only with every hand)"
+            ),
         )
         parser.add_argument("--demo-users", action="store_true", help="create the demo logins")
         parser.add_argument("--date", type=date.fromisoformat, default=date(2026, 11, 21))
@@ -86,6 +89,17 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts) -> None:
+        share = opts["last_round"]
+        if opts["finish"] and share is not None and share < 1:
+            raise CommandError(
+                "--finish schließt die letzte Runde ab; dafür müssen alle ihre Spiele "
+                "erfasst sein: --last-round 1 oder weglassen."
+            )
+        if share is None:
+            share = 1.0 if opts["finish"] else 0.5
+        if not 0 <= share <= 1:
+            raise CommandError("--last-round muss zwischen 0 und 1 liegen.")
+        opts["last_round"] = share
         rng = random.Random(opts["seed"])
         users = self._users(opts["demo_users"])
         clerk = users["schreiber"]
