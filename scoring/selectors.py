@@ -519,8 +519,8 @@ def player_summary(tournament: Tournament, registration: Registration) -> dict:
 @dataclass
 class HandVersion:
     """One saved version of a hand: ``version``, who saved it and when, and what changed
-    against the version before (``changes``: ``(field label, old, new)``; empty for the
-    first entry).  ``reason`` is the reason given with the save; ``adjustment`` says it
+    against the version before (``changes``: ``(field label, old, new)``, the values as
+    text by :func:`shown_value`; empty for the first entry).  ``reason`` is the reason given with the save; ``adjustment`` says it
     was saved after the round was closed (a director's adjustment); ``confirmed_by`` names
     the second account that confirmed this version, if any."""
 
@@ -528,10 +528,36 @@ class HandVersion:
     user: str
     when: object
     scores: list
-    changes: list[tuple[str, object, object]]
+    changes: list[tuple[str, str | None, str | None]]
     reason: str = ""
     adjustment: bool = False
     confirmed_by: str = ""
+
+
+def shown_value(field: str, value) -> str | None:
+    """A stored value of the hand's ``field`` as the correction history shows it, in the
+    active language: ``True``/``False`` as "ja"/"nein", a choice by its label ("Herz"),
+    a list of points per seat as "0 / 40 / 150" (an empty seat "–"), a negative number
+    with a real minus sign; ``None`` stays ``None`` (shown as "–").  Issue 37.27: the
+    history read "True → False; [0, 40, 160] → [0, 40, 150]"."""
+    from django.core.exceptions import FieldDoesNotExist
+    from django.utils.translation import gettext as _
+
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return _("ja") if value else _("nein")
+    if isinstance(value, list | tuple):
+        return " / ".join("–" if v is None else shown_value(field, v) for v in value)
+    if isinstance(value, int):
+        return str(value).replace("-", "\u2212")
+    try:
+        model_field = Hand._meta.get_field(field)
+    except FieldDoesNotExist:  # a field the model no longer has: shown as stored
+        model_field = None
+    if model_field is not None and model_field.choices and value != "":
+        return str(dict(model_field.flatchoices).get(value, value))
+    return str(value)
 
 
 def hand_history(hands, closed_at=None) -> dict[int, list[HandVersion]]:
@@ -582,7 +608,14 @@ def hand_history(hands, closed_at=None) -> dict[int, list[HandVersion]]:
             changes = []
             if previous is not None:
                 delta = record.diff_against(previous, excluded_fields=ignored)
-                changes = [(labels.get(c.field, c.field), c.old, c.new) for c in delta.changes]
+                changes = [
+                    (
+                        labels.get(c.field, c.field),
+                        shown_value(c.field, c.old),
+                        shown_value(c.field, c.new),
+                    )
+                    for c in delta.changes
+                ]
             entries.append(
                 HandVersion(
                     version=record.version,

@@ -499,3 +499,27 @@ def test_revoke_checker_names_a_card_the_tournaments_pack_lacks(tournament):
     )
     assert judged is None
     assert errors == {"hand": ["9H: Diese Karte gibt es im Blatt mit 40 Karten nicht."]}
+
+
+def test_the_correction_history_reads_in_words_and_numbers(tournament, clerk):
+    """Issue 37.27: the history showed Python: "Spielführer gewonnen True → False;
+    Meldungen [0, 40, 160] → [0, 40, 150]".  A lost game with other melds and trump."""
+    table = three_table(tournament)
+    hand, _ = services.save_hand(table, entry(), clerk)
+    services.save_hand(
+        table,
+        entry(trump="S", melds={0: 20, 1: 140, 2: 40}, tricks={0: 130, 1: 75, 2: 45}),
+        clerk,
+        expected_version=1,
+        reason="Stiche vertauscht",
+    )
+    history = selectors.hand_history(Hand.objects.filter(pk=hand.pk))[hand.pk]
+    changes = {label: (old, new) for label, old, new in history[1].changes}
+    assert changes["Spielführer gewonnen"] == ("ja", "nein")
+    assert changes["Trumpf"][1] != "S" and not changes["Trumpf"][1].startswith("[")
+    melds = next(v for k, v in changes.items() if "Meld" in k)
+    assert melds == ("20 / 140 / 60", "20 / 140 / 40")
+    scores = next(v for k, v in changes.items() if "Punkte" in k or "Ergebnis" in k)
+    assert "\u2212" in scores[1] and "[" not in scores[1], scores
+    text = " ".join(f"{a} {b}" for _, a, b in history[1].changes)
+    assert "True" not in text and "False" not in text and "[" not in text
