@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring import selectors
 from scoring.selectors import StandingRow
@@ -74,8 +75,9 @@ def split(total: Decimal, ways: int) -> tuple[Decimal, Decimal]:
 
 def _place_title(first: int, last: int) -> str:
     if first == last:
-        return _("Platz %(n)s") % {"n": first}
-    return _("Platz %(a)s–%(b)s") % {"a": first, "b": last}
+        # "Platz" is a place in the standings here, a seat at a table elsewhere (issue 37.5)
+        return pgettext("rank", "Platz %(n)s") % {"n": first}
+    return pgettext("rank", "Platz %(a)s–%(b)s") % {"a": first, "b": last}
 
 
 def _groups(rows: list) -> list[tuple[int, int, list]]:

@@ -253,3 +253,17 @@ def test_a_pairs_event_gives_place_prizes_to_pairs():
         ("Letzter Platz (rote Laterne)", [5, 6], None, False, True),
     ]
     assert awards[0].cash_total == Decimal(100)
+
+
+def test_english_prize_titles_say_place_not_seat():
+    """Issue 37.5: one msgid "Platz %(n)s" served seats at a table and places in the
+    standings, so the English prize list said "Seat 1 … Seat 30"."""
+    from django.utils import translation
+
+    tournament = evening()
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.PLACE, place=5, cash=Decimal(10))
+    Prize.objects.create(tournament=tournament, kind=Prize.Kind.PLACE, place=7, cash=Decimal(5))
+    with translation.override("en"):
+        titles = [award.title for award in prize_list(tournament)]
+        seat = translation.pgettext("seat", "Platz %(n)s") % {"n": 1}
+    assert titles[:2] == ["Places 5–6", "Place 7"] and seat == "Seat 1"
