@@ -137,7 +137,13 @@ def test_filled_sheet_shows_scores_totals_and_marks_corrections(tournament, cler
     totals = [a + b for a, b in zip(saved.scores, corrected.scores, strict=True)]
     total_line = next(line for line in page.splitlines() if "Zwischenstand" in line)
     assert [int(x) for x in re.findall(r"-?\d+", total_line.split(")", 1)[1])] == totals
-    assert "K = korrigiert" in page
+    assert "K = korrigiert, N = Nachtrag" in squash(page)
+    # the English key names the English marks (issue 37.7: "K = corrected" beside "C")
+    from django.utils import translation
+
+    with translation.override("en"):
+        english = squash(pages(text_of(pdfs.score_sheets_pdf(round_, filled=True)))[0])
+    assert "C = corrected, A = director's adjustment" in english, english[-400:]
     flat = squash(page)
     assert "Spiel 2: 2. Fassung von director" in flat
     assert "vorher " + " / ".join(map(str, before)) + " Punkte" in flat
