@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -29,6 +28,7 @@ from rules import Ruleset, best_meld
 from rules.cards import SUITS, deck_ranks
 from rules.ruleset import Bonus, MeldSpec, Penalty
 from scoring.selectors import tie_break_note
+from tournament.formatting import euro, ordinal_word
 from tournament.models import Tournament
 
 # the one minus sign of every printed document: the score sheets, lists and exports print
@@ -1037,13 +1037,15 @@ def tournament_section(tournament: Tournament, lang: str = "de") -> Section:
     if tournament.lost_game_fee is None:
         text = _("Für verlorene Spiele gibt es keine Gebühr.")
     else:
-        fee = floatformat(tournament.lost_game_fee, 2)
+        fee = euro(tournament.lost_game_fee)
         if tournament.lost_game_fee_from > 1:
+            # the ordinal written out: "ab dem 3." read as "from the 3rd Abgehen" (37.8)
             text = _(
-                "Gebühr: %(fee)s € für jedes als Spielführer verlorene Spiel ab dem %(n)s."
-            ) % {"fee": fee, "n": tournament.lost_game_fee_from}
+                "Gebühr: %(fee)s für jedes als Spielführer verlorene Spiel, vom %(nth)s "
+                "verlorenen Spiel an."
+            ) % {"fee": fee, "nth": ordinal_word(tournament.lost_game_fee_from)}
         else:
-            text = _("Gebühr: %(fee)s € für jedes als Spielführer verlorene Spiel.") % {"fee": fee}
+            text = _("Gebühr: %(fee)s für jedes als Spielführer verlorene Spiel.") % {"fee": fee}
         if tournament.ruleset.abgehen is not None:
             text += " " + _("%(concede)s zählt als verloren.") % {"concede": w.concede}
     items.append(Statement("tournament.lost_game_fee", text))

@@ -91,8 +91,8 @@ def test_two_tournaments_each_handout_states_its_own_settings():
     assert "Für verlorene Spiele gibt es keine Gebühr." in plain_text
     assert "Gebühr:" not in plain_text
     assert (
-        "Gebühr: 0,50 € für jedes als Spielführer verlorene Spiel ab dem 5. "
-        "Abschreiben zählt als verloren." in busy_text
+        "Gebühr: 0,50 € für jedes als Spielführer verlorene Spiel, vom fünften verlorenen "
+        "Spiel an. Abschreiben zählt als verloren." in busy_text
     )
     assert "keine Gebühr" not in busy_text
 
@@ -290,7 +290,7 @@ def test_the_fullest_handout_with_every_setting_still_fits_one_page(lang, mode):
     text = text_of(pdf)
     assert "Bettel" in text
     if lang == "de":
-        assert BEST_ROUND_DE in text and "ab dem 5." in text
+        assert BEST_ROUND_DE in text and "vom fünften verlorenen Spiel an." in text
     sizes = []
     page = PdfReader(BytesIO(pdf)).pages[0]
 
