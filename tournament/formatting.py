@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 def euro(amount: Decimal | int | float) -> str:
     """``amount`` (euros) with two decimals in the active language's style: "0,50 €" in
     German, "€0.50" in English (issue 37.22: the English pages said "0.50 €")."""
-    number = formats.number_format(Decimal(amount), 2, use_l10n=True)
+    number = formats.number_format(Decimal(amount), 2, use_l10n=True, force_grouping=True)
     if translation.get_language() == "en":
         return f"€{number}"
     return f"{number}\u00a0€"

@@ -32,3 +32,14 @@ def points(value):
     if isinstance(value, bool) or not isinstance(value, int):
         return value
     return f"{value:,}".replace(",", "\u202f")
+
+
+@register.filter
+def euro(value):
+    """An amount in euros as the active language writes it: "0,50 €" / "€0.50"
+    (:func:`tournament.formatting.euro`); ``None`` and "" stay empty."""
+    from tournament.formatting import euro as formatted
+
+    if value is None or value == "":
+        return ""
+    return formatted(value)

@@ -142,8 +142,8 @@ def test_director_defines_prizes_with_a_decimal_comma(client, director):
         [("place", 1, Decimal("100.50")), ("table", 2, None), ("last", None, None)]
     )
     page = client.get(url).content.decode()
-    assert "je 25,12 €" in page  # 100,50 € shared four ways, 2 cents left over
-    assert "0,02 € bleiben übrig" in page
+    assert "je 25,12\u00a0€" in page  # 100,50 € shared four ways, 2 cents left over
+    assert "0,02\u00a0€ bleiben übrig" in page  # no line break inside an amount
 
 
 def test_prize_form_names_the_missing_field(client, director):
@@ -191,7 +191,7 @@ def test_public_prize_page_names_only_consenting_players(client):
     assert "Vor1 Nach1" in page and "Vor2 Nach2" in page
     assert "Nach3" not in page and "Nach6" not in page
     assert "Startnummer 3" in page and "Startnummer 6" in page
-    assert "je 50,00 €" in page and "Gleichstand" in page
+    assert "je 50,00\u00a0€" in page and "Gleichstand" in page
     standings = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert reverse("prizes:list", args=[tournament.pk]) in standings
 
@@ -267,3 +267,14 @@ def test_english_prize_titles_say_place_not_seat():
         titles = [award.title for award in prize_list(tournament)]
         seat = translation.pgettext("seat", "Platz %(n)s") % {"n": 1}
     assert titles[:2] == ["Places 5–6", "Place 7"] and seat == "Seat 1"
+
+
+def test_english_money_puts_the_euro_sign_first(client, director):
+    """Issue 37.22: the English prize page said "0.50 €"."""
+    from django.utils import translation
+
+    from tournament.formatting import euro
+
+    with translation.override("en"):
+        assert euro(Decimal("0.5")) == "€0.50" and euro(Decimal("1234.5")) == "€1,234.50"
+    assert euro(Decimal("0.5")) == "0,50\u00a0€" and euro(Decimal("1234.5")) == "1.234,50\u00a0€"
