@@ -290,10 +290,12 @@ def check_trusted(backup: Path | str, target: Path | str, allow_new_privileged: 
     (:func:`foreign_objects`) and accounts it cannot explain (:func:`unexplained_accounts`)."""
     conn = _open_readonly(Path(backup))
     try:
-        foreign = foreign_objects(conn)
+        foreign = foreign_objects(conn) + foreign_indexes(conn) + content_problems(conn)
         accounts = unexplained_accounts(
             conn, _current_privileged(Path(target)), allow_new_privileged
         )
+        if not allow_new_privileged:
+            accounts += changed_passwords(conn, _current_passwords(Path(target)))
     finally:
         conn.close()
     if foreign or accounts:
@@ -325,6 +327,164 @@ def foreign_objects(conn: sqlite3.Connection) -> list[str]:
             continue
         found.append(labels[kind] % {"name": name})
     return found
+
+
+def _models_by_table() -> dict[str, type]:
+    """Every installed model (historical ones too) by its table name."""
+    return {
+        model._meta.db_table: model
+        for model in apps.get_models(include_auto_created=True)
+        if not model._meta.proxy and model._meta.managed
+    }
+
+
+def _program_unique_sets() -> dict[str, set[frozenset[str]]]:
+    """The column sets the program's models keep unique, by table: primary keys, unique
+    fields, ``unique_together`` and unique constraints (with or without a condition)."""
+    out: dict[str, set[frozenset[str]]] = {}
+    for table, model in _models_by_table().items():
+        sets = out.setdefault(table, set())
+        for f in model._meta.local_fields:
+            if f.primary_key or f.unique:
+                sets.add(frozenset([f.column]))
+        for together in model._meta.unique_together:
+            sets.add(frozenset(model._meta.get_field(n).column for n in together))
+        for constraint in model._meta.constraints:
+            fields = getattr(constraint, "fields", ())
+            if type(constraint).__name__ == "UniqueConstraint" and fields:
+                sets.add(frozenset(model._meta.get_field(n).column for n in fields))
+    return out
+
+
+def foreign_indexes(conn: sqlite3.Connection) -> list[str]:
+    """Unique indexes in the database behind ``conn`` that the program does not make, as
+    German descriptions.  An index can refuse writes: a planted ``UNIQUE`` index on the
+    hands' table id let a table hold one hand and answered the second with a 500 (issue
+    38.4).  Other indexes change nothing and are left alone."""
+    unique_sets = _program_unique_sets()
+    found = []
+    tables = [
+        row[0]
+        for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    ]
+    for table in tables:
+        if table not in unique_sets:
+            continue  # not a model's table: foreign_objects reports it
+        for _seq, name, unique, _origin, _partial in conn.execute(
+            f'PRAGMA index_list("{table}")'
+        ).fetchall():
+            if not unique:
+                continue
+            columns = frozenset(
+                row[2] for row in conn.execute(f'PRAGMA index_info("{name}")') if row[2]
+            )
+            if columns not in unique_sets[table]:
+                found.append(
+                    _("eindeutiger Index »%(name)s« auf %(table)s (%(columns)s)")
+                    % {"name": name, "table": table, "columns": ", ".join(sorted(columns))}
+                )
+    return found
+
+
+def content_problems(conn: sqlite3.Connection, limit: int = 5) -> list[str]:
+    """Content the program never writes, as German descriptions: rows whose foreign keys
+    point nowhere (``PRAGMA foreign_key_check``), text longer than its field allows, and
+    values of the wrong type in integer, number and text columns (issue 38.5: a 5 MB
+    name in a 100-character field was restored).  At most ``limit`` per kind."""
+    found = []
+    broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        shown = ", ".join(f"{table} Zeile {rowid}" for table, rowid, _p, _f in broken[:limit])
+        found.append(_("%(n)s Verweise ins Leere (%(rows)s)") % {"n": len(broken), "rows": shown})
+    present = {
+        row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    integer = {"integer"}
+    for table, model in sorted(_models_by_table().items()):
+        if table not in present:
+            continue
+        columns = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
+        for f in model._meta.local_fields:
+            if f.column not in columns:
+                continue
+            internal = f.get_internal_type()
+            column = f'"{f.column}"'
+            if getattr(f, "max_length", None) and internal in ("CharField", "SlugField"):
+                too_long = conn.execute(
+                    f'SELECT count(*) FROM "{table}" WHERE length({column}) > ?',
+                    (f.max_length,),
+                ).fetchone()[0]
+                if too_long:
+                    found.append(
+                        _(
+                            "%(n)s zu lange Werte in %(table)s.%(column)s (höchstens %(max)s Zeichen)"
+                        )
+                        % {"n": too_long, "table": table, "column": f.column, "max": f.max_length}
+                    )
+            allowed = None
+            if internal.endswith("IntegerField") or internal in (
+                "AutoField",
+                "BigAutoField",
+                "ForeignKey",
+                "BooleanField",
+            ):
+                allowed = integer
+            elif internal in ("CharField", "TextField", "SlugField"):
+                allowed = {"text"}
+            elif internal in ("FloatField",):
+                allowed = {"real", "integer"}
+            if allowed is None:
+                continue
+            kinds = ", ".join(f"'{k}'" for k in sorted(allowed | {"null"}))
+            wrong = conn.execute(
+                f'SELECT count(*) FROM "{table}" WHERE typeof({column}) NOT IN ({kinds})'
+            ).fetchone()[0]
+            if wrong:
+                found.append(
+                    _("%(n)s Werte der falschen Art in %(table)s.%(column)s")
+                    % {"n": wrong, "table": table, "column": f.column}
+                )
+    return found
+
+
+def _current_passwords(target: Path) -> dict[str, str]:
+    """User name → password hash of the accounts in the database being replaced (empty
+    when it has none or cannot be read)."""
+    if not target.is_file() or target.stat().st_size == 0:
+        return {}
+    try:
+        conn = _open_readonly(target)
+        try:
+            if "auth_user" not in _names(conn):
+                return {}
+            return dict(conn.execute("SELECT username, password FROM auth_user"))
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return {}
+
+
+def changed_passwords(conn: sqlite3.Connection, current: dict[str, str]) -> list[str]:
+    """Accounts that the database being replaced has (``current``: name → hash) and that
+    the backup behind ``conn`` would give another password, as one German description, or
+    none.  A backup from another club's laptop otherwise brought that club's password for
+    the same director's name, and it opened this laptop (issue 38.6)."""
+    if not current or "auth_user" not in _names(conn):
+        return []
+    changed = sorted(
+        name
+        for name, password in conn.execute("SELECT username, password FROM auth_user")
+        if name in current and current[name] != password and not password.startswith("!")
+    )
+    if not changed:
+        return []
+    return [
+        _(
+            "andere Passwörter für die Konten %(users)s (mit --neue-konten übernehmen, wenn "
+            "die Sicherung von diesem Verein stammt)"
+        )
+        % {"users": ", ".join(changed)}
+    ]
 
 
 def privileged_accounts(path: Path | str) -> list[str]:

@@ -17,6 +17,26 @@ from tournament.roles import CLERK_GROUP, DIRECTOR_GROUP
 pytest_plugins = ["tests.skip_guard", "pytester"]
 
 
+def _fast_password_hashing() -> None:
+    """Accounts made and logins checked in this test process hash with MD5: Django's
+    PBKDF2 (1,000,000 rounds) costs 0.37 s per account or login on the CI machine, minutes
+    over the suite.  PBKDF2 stays second in the list, so the stored hashes of old backups
+    and fixtures still verify.  Servers the tests start as subprocesses (venue, nginx)
+    keep the real settings."""
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
+
+
+_fast_password_hashing()
+
+
 @pytest.fixture
 def clerk(db, django_user_model):
     user = django_user_model.objects.create_user("clerk", password="pw-clerk-123")

@@ -66,6 +66,27 @@ def live(played, tmp_path):  # noqa: F811
         ),
         ("CREATE VIEW everyone AS SELECT * FROM tournament_player", "Sicht (View) »everyone«"),
         ("CREATE TABLE notes (text)", "fremde Tabelle »notes«"),
+        # issue 38.4: an index can refuse writes (there: the second hand of a table; here:
+        # a second player of the same last name)
+        (
+            "CREATE UNIQUE INDEX one_name ON tournament_player (last_name)",
+            "eindeutiger Index »one_name« auf tournament_player (last_name)",
+        ),
+        # issue 38.5: content the program never makes
+        (
+            "UPDATE tournament_player SET first_name = printf('%.*c', 200000, 'x') "
+            "WHERE id = (SELECT min(id) FROM tournament_player)",
+            "zu lange Werte in tournament_player.first_name (höchstens 100 Zeichen)",
+        ),
+        (
+            "UPDATE scoring_seatscore SET hand_id = 999999 "
+            "WHERE id = (SELECT min(id) FROM scoring_seatscore)",
+            "Verweise ins Leere (scoring_seatscore Zeile",
+        ),
+        (
+            "UPDATE tournament_tournament SET rounds = 'drei'",
+            "Werte der falschen Art in tournament_tournament.rounds",
+        ),
     ],
 )
 def test_a_backup_with_objects_the_program_does_not_create_is_refused(
@@ -188,3 +209,31 @@ def test_a_locked_database_is_never_moved_aside(tmp_path, monkeypatch):
         holder.close()
     assert row_counts(target)["tournament_tournament"] == 500
     assert not list(tmp_path.glob("*vor-wiederherstellung*"))
+
+
+def test_the_programs_own_indexes_pass(live, tmp_path):
+    """The check must not refuse what the migrations make (a plain index is no harm)."""
+    copy = _tampered(live, tmp_path / "plain.sqlite3", "CREATE INDEX by_bid ON scoring_hand (bid)")
+    conn = sqlite3.connect(copy)
+    try:
+        assert backup.foreign_indexes(conn) == [] and backup.content_problems(conn) == []
+    finally:
+        conn.close()
+
+
+def test_a_backup_changing_a_known_accounts_password_is_refused_unless_accepted(live, tmp_path):
+    """Issue 38.6: a backup from another club kept the director's name with that club's
+    password, which then opened this laptop."""
+    _add_user(live, "leitung")
+    other = tmp_path / "other-club.sqlite3"
+    backup.backup_database(live, other)
+    conn = sqlite3.connect(other)
+    conn.execute(
+        "UPDATE auth_user SET password = ? WHERE username = 'leitung'",
+        (make_password("anderer-verein"),),
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(backup.BackupError, match="andere Passwörter für die Konten leitung"):
+        backup.restore_database(other, live)
+    backup.restore_database(other, live, allow_new_privileged=True)  # confirmed
