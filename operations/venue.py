@@ -315,8 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         dest="new_accounts",
         help=(
-            "mit --restore: Konten der Turnierleitung aus der Sicherung übernehmen, die diese "
-            "Datenbank nicht hat"
+            "mit --restore: die Konten der Sicherung übernehmen (Konten der Turnierleitung, "
+            "die diese Datenbank nicht hat, und andere Passwörter für ihre Konten)"
         ),
     )
     parser.add_argument(

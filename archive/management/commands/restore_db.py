@@ -36,7 +36,10 @@ class Command(BaseCommand):
             "--neue-konten",
             action="store_true",
             dest="new_accounts",
-            help="accept director/admin accounts the current database does not have",
+            help=(
+                "accept the backup's accounts: director/admin accounts the current database "
+                "does not have, and other passwords for accounts it has"
+            ),
         )
         parser.add_argument("--database", default="default", help="database alias")
 
