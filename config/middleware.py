@@ -11,7 +11,10 @@ from django.utils import translation
 
 
 class ChosenLanguageMiddleware(LocaleMiddleware):
-    """:class:`django.middleware.locale.LocaleMiddleware` without browser negotiation."""
+    """:class:`django.middleware.locale.LocaleMiddleware` without browser negotiation.
+    The language comes from a cookie, so every answer says ``Vary: Cookie`` (issue 38.8:
+    the polled fragment said only ``Vary: Accept-Language``, and a browser or proxy could
+    hand the English table to a German visitor)."""
 
     def process_request(self, request):
         code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
@@ -19,6 +22,36 @@ class ChosenLanguageMiddleware(LocaleMiddleware):
             code = settings.LANGUAGE_CODE
         translation.activate(code)
         request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request, response):
+        from django.utils.cache import patch_vary_headers
+
+        response = super().process_response(request, response)
+        patch_vary_headers(response, ("Cookie",))
+        return response
+
+
+class PrivatePages:
+    """``Cache-Control: private, no-store`` on every answer to a signed-in user (the
+    registrations, the entry overview, the clerk accounts, a table's page, the press
+    report, the staff downloads) and on every table-link page (``/t/…``): a shared club
+    laptop's browser or a proxy must not keep them after the logout (issue 38.8).  Public
+    pages keep their own caching."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        staff = user is not None and user.is_authenticated
+        if staff or request.path_info.startswith("/t/"):
+            from django.utils.cache import patch_cache_control
+
+            if "max-age" in response.get("Cache-Control", ""):
+                del response["Cache-Control"]  # e.g. the fragment's max-age=0 for phones
+            patch_cache_control(response, private=True, no_store=True)
+        return response
 
 
 class ProxiedClientAddress:

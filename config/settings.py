@@ -104,6 +104,8 @@ MIDDLEWARE = [
     "django.middleware.http.ConditionalGetMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # staff pages and table links: never kept by a browser or proxy (after the user is known)
+    "config.middleware.PrivatePages",
     # an empty database: the laptop's browser is led to make the director's account
     "config.middleware.FirstRunMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -328,6 +330,11 @@ STORAGES = {
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Staff sessions on a shared club laptop and the clerks' phones: they end when the browser
+# closes, and after 12 hours at the latest (an evening), not after Django's two weeks.
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SESSION_COOKIE_AGE = 12 * 60 * 60
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
