@@ -106,3 +106,29 @@ def test_projector_header_stays_while_the_list_scrolls(live_server, browser, eve
     size = float(name.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
     assert size >= 28
     assert page.locator(".join-corner img").is_visible()  # the QR code still in its corner
+
+
+def test_pages_run_under_the_content_security_policy(live_server, browser, evening):
+    """Issue 38.9: every answer carries a Content-Security-Policy without inline script;
+    the projector's scrolling and the start page's "Meine Startnummer" moved to static
+    files.  Chromium reports no refused script or style, the projector measured its head
+    (its script ran) and the start page's form opens the player's page."""
+    refused: list[str] = []
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.on(
+        "console",
+        lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    response = page.goto(f"{live_server.url}/turnier/{evening.pk}/beamer/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_function(
+        "getComputedStyle(document.documentElement).getPropertyValue('--projector-head') !== ''",
+        timeout=5000,
+    )
+    for address in ("/", f"/turnier/{evening.pk}/", "/accounts/login/"):
+        page.goto(live_server.url + address)
+    page.goto(live_server.url + "/")
+    page.fill("form.findme input[name=n]", "5")
+    page.click("form.findme button")
+    page.wait_for_url(f"**/turnier/{evening.pk}/spieler/5/")
+    assert refused == []

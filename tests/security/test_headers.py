@@ -69,3 +69,38 @@ def test_a_staff_session_ends_with_the_browser_and_after_twelve_hours(client, di
     )
     cookie = response.cookies.get(settings.SESSION_COOKIE_NAME)
     assert cookie is not None and not cookie["expires"] and not cookie["max-age"]
+
+
+def test_every_answer_carries_a_content_security_policy(client, director, tournament):
+    """Issue 38.9: a second line behind escaping; no inline script or style allowed."""
+    answers = [
+        client.get("/"),
+        client.get(reverse("scoring:standings", args=[tournament.pk])),
+        client.get("/gibt-es-nicht/"),
+        client.get("/accounts/login/"),
+    ]
+    client.force_login(director)
+    answers += [client.get("/admin/"), client.get(reverse("scoring:clerk", args=[tournament.pk]))]
+    for response in answers:
+        policy = response.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, policy
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_no_template_holds_an_inline_script_or_event_handler():
+    """What the policy would refuse in the browser: an inline ``<script>`` without ``src``
+    or an ``on…=`` attribute in any of the app's templates."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for path in root.glob("**/templates/**/*.html"):
+        if ".venv" in path.parts:
+            continue
+        text = path.read_text()
+        for tag in re.findall(r"<script\b[^>]*>", text):
+            if "src=" not in tag and "application/json" not in tag:
+                found.append(f"{path.relative_to(root)}: {tag}")
+        found += [f"{path.relative_to(root)}: {m}" for m in re.findall(r"\son[a-z]+=\"", text)]
+    assert found == []
