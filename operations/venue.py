@@ -155,6 +155,79 @@ def _manage(*args: str) -> None:
     subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], cwd=ROOT, check=True)
 
 
+LOCK_FILE = ".venue.lock"
+
+
+def hold_data_lock(data: Path):
+    """Lock the data folder for this process: returns the open lock file (keep it open
+    while the venue runs; the OS releases the lock when the process ends, however it
+    ends), or ``None`` when another venue holds it.  The lock file is not the database,
+    so no SQLite lock is touched (issue 38: a second venue on the same folder started
+    without a word)."""
+    handle = open(data / LOCK_FILE, "a+")  # noqa: SIM115 - held for the process's life
+    try:
+        if os.name == "nt":
+            import msvcrt
+
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+def write_problems(data: Path) -> list[str]:
+    """What keeps the venue from writing its data, as German sentences: the data folder
+    and the backup folder must take new files, and an existing database must take a
+    write, asked of SQLite itself (a read-only or immutable file made every login answer
+    500, with the reason only in the log; issue 38.11)."""
+    import sqlite3
+    import tempfile
+
+    problems = []
+    for folder in (data, data / BACKUP_FOLDER):
+        try:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".schreibprobe-"):
+                pass
+        except OSError as exc:
+            problems.append(f"In den Ordner {folder} kann nicht geschrieben werden ({exc}).")
+    database = data / DATABASE_FILE
+    if database.exists():
+        try:
+            conn = sqlite3.connect(f"{database.as_uri()}?mode=rw", uri=True, timeout=5)
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                conn.execute(f"PRAGMA user_version = {int(version)}")  # a write, no change
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            problems.append(
+                f"Die Datenbank {database} kann nicht geschrieben werden ({exc}); "
+                "Schreibrechte der Datei prüfen."
+            )
+    return problems
+
+
+def remove_leftover_parts(backups: Path) -> list[Path]:
+    """Remove the half-written backups (``.<name>.<pid>.part`` and their journals) that a
+    venue killed during a backup left behind; returns what was removed.  Called while this
+    venue holds the data folder's lock, so no backup of another venue is being written."""
+    removed = []
+    for path in sorted(backups.glob(".*.part")) + sorted(backups.glob(".*.part-journal")):
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
 def _port_free(bind: str, port: int) -> bool:
     family = socket.AF_INET6 if ":" in bind else socket.AF_INET
     with socket.socket(family) as sock:
@@ -363,6 +436,21 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.update(environment(data, base, hosts))
     restore = (caller / Path(args.restore).expanduser()).resolve() if args.restore else None
     os.chdir(ROOT)
+
+    lock = hold_data_lock(data)
+    if lock is None:
+        print(
+            f"Im Datenordner {data} läuft schon ein Turnierabend (ein zweites "
+            "scripts/venue). Erst den anderen beenden.",
+            file=sys.stderr,
+        )
+        return 1
+    problems = write_problems(data)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
+    for leftover in remove_leftover_parts(data / BACKUP_FOLDER):
+        print(f"Halbe Sicherung entfernt: {leftover.name}", flush=True)
 
     if not _port_free(args.bind, args.port):
         print(

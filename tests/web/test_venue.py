@@ -3,6 +3,7 @@ loopback address with its own data folder, as a director starts it on the club l
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -77,6 +78,25 @@ class Venue:
         return self.process.wait(timeout=60)
 
 
+@contextlib.contextmanager
+def _unwritable(path: Path):
+    """``path`` cannot be written while inside: read-only for a normal user; for root
+    (CI), who writes read-only files anyway, immutable (``chattr +i``)."""
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+    else:
+        mode = path.stat().st_mode
+        path.chmod(0o444)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+
+
 def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path):
     data = tmp_path / "daten"
     port = _free_port()
@@ -103,6 +123,12 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
         css = page.split('href="', 2)[1].split('"')[0] if 'href="/static/' in page else None
         assert css and _get(f"{first.base}{css}")[0] == 200
 
+        # a second venue on the same data folder refuses to start, and says why
+        other = Venue(data, _free_port(), tmp_path / "other.log")
+        assert other.process.wait(timeout=60) == 1
+        assert "läuft schon ein Turnierabend" in (tmp_path / "other.log").read_text()
+        assert _get(f"{first.base}/turnier/1/")[0] == 200  # the first one runs on
+
         # backups by the timer (every 1.2 s here) land in the data folder
         deadline = time.monotonic() + 30
         while not list((data / "sicherungen").glob("auto-*-timer.sqlite3")):
@@ -120,6 +146,18 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
     key = key_file.read_text()
     assert len(key.strip()) >= 50
 
+    # a database the venue cannot write is refused at the start with a German sentence
+    # (it used to start and answer every login with the 500 page)
+    database = data / "binokel.sqlite3"
+    with _unwritable(database):
+        refused = Venue(data, port, tmp_path / "readonly.log", demo=False)
+        assert refused.process.wait(timeout=60) == 1
+    assert "kann nicht geschrieben werden" in (tmp_path / "readonly.log").read_text()
+
+    # half-written backups a killed venue left behind are removed at the next start
+    part = data / "sicherungen" / ".auto-2026-11-21-2200-runde.sqlite3.4711.part"
+    part.write_bytes(b"half")
+
     # a restart with the same folder, now for the real evening (no --demo), resumes: same
     # key, same tournament, no second demo, and the demo's well-known logins switched off
     second = Venue(data, port, tmp_path / "venue.log", demo=False)
@@ -130,6 +168,8 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
         # would add a fourth
         assert _get(f"{second.base}/turnier/3/")[0] == 200
         assert _get(f"{second.base}/turnier/4/")[0] == 404
+        assert not part.exists()
+        assert "Halbe Sicherung entfernt" in (tmp_path / "venue.log").read_text()
     finally:
         assert second.stop() == 0
     assert (
