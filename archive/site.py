@@ -42,6 +42,7 @@ from prizes import views as prize_views
 from scoring import views as scoring_views
 from series import views as series_views
 from series.selectors import series_standings
+from tournament.formatting import name_sort_key
 from tournament.models import Round, Seat, Series, Tournament
 from tournament.text import xml_safe
 
@@ -217,7 +218,7 @@ class _Exporter:
                         for r in self.tournament.registrations.select_related("player")
                         if r.start_number in self.players
                     ),
-                    key=lambda r: (r.player.last_name.casefold(), r.player.first_name.casefold()),
+                    key=lambda r: name_sort_key(r.player.last_name, r.player.first_name),
                 ),
                 "exported_at": timezone.localtime(),
             },

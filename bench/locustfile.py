@@ -54,10 +54,13 @@ class _Browser(HttpUser):
     abstract = True
 
     def _origin(self) -> str:
+        if CONFIG.get("plain_http"):  # the venue: plain HTTP on the hall's network
+            return self.host
         return self.host.replace("http://", "https://", 1)
 
     def _headers(self, path: str | None = None, **extra: str) -> dict:
-        headers = {"X-Forwarded-Proto": "https", **extra}
+        proxy = {} if CONFIG.get("plain_http") else {"X-Forwarded-Proto": "https"}
+        headers = {**proxy, **extra}
         cookies = "; ".join(f"{c.name}={c.value}" for c in self.client.cookies)
         if cookies:
             headers["Cookie"] = cookies

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 
 from django.conf import settings
 from django.urls import reverse
@@ -31,6 +31,7 @@ from scoring import links, selectors
 from scoring.models import Hand, account_label
 from scoring.qr import qr_data_uri, reachable_by_phones
 from scoring.services import active_positions, dealer_for, partner_teams
+from tournament.formatting import name_sort_key
 from tournament.models import Category, Registration, Round, Seat, Table, Tournament
 
 GAMES_PER_PAGE = 15
@@ -512,23 +513,6 @@ class PlanEntry:
     table: int
     seat: int
     named: bool
-
-
-@cache
-def _collator():
-    """The Unicode Collation Algorithm with its default table (DUCET, via ``pyuca``): an
-    umlaut sorts with its base letter and ß as ss, as DIN 5007-1 orders names
-    (Kächele between Jung and Kaiser).  Loaded once per process (about 0.5 s)."""
-    import pyuca
-
-    return pyuca.Collator()
-
-
-def name_sort_key(last_name: str, first_name: str) -> tuple:
-    """Sort key for "Nachname, Vorname" in German alphabetical order (DIN 5007-1: ä = a,
-    ö = o, ü = u, ß = ss; case and accents only break ties)."""
-    collator = _collator()
-    return (collator.sort_key(last_name), collator.sort_key(first_name))
 
 
 def table_plan(round_: Round) -> dict:

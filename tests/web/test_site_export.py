@@ -239,3 +239,16 @@ def test_the_tie_break_shared_places_and_prizes_read_as_live(client):
     assert places[:4] == ["1", "2", "2", "4"]  # broken by the best round, then shared
     note = selectors.tie_break_note(tournament)  # the tie-break explained under the table
     assert note and note in lxml.html.document_fromstring(files["gesamt.html"]).text_content()
+
+
+def test_the_player_list_sorts_umlauts_as_the_table_plan_does(results_night):
+    """Issue 37.30: the website's player list put "Grünenwald" before "Gößler" (an
+    umlaut sorted after z); DIN 5007-1, as the table plan: ö = o, ß = ss."""
+    named = results_night.registrations.filter(consent_public=True).order_by("start_number")
+    first, second, third = (r.player for r in named[:3])
+    Player.objects.filter(pk=first.pk).update(last_name="Grünenwald", first_name="Eva")
+    Player.objects.filter(pk=second.pk).update(last_name="Gößler", first_name="Karl")
+    Player.objects.filter(pk=third.pk).update(last_name="Goetz", first_name="Anna")
+    index = site.export_site(results_night)["index.html"].decode()
+    order = [index.index(name) for name in ("Goetz", "Gößler", "Grünenwald")]
+    assert order == sorted(order)
