@@ -318,7 +318,7 @@ def _report(result: dict, config: dict, args, problems: list[str]) -> str:
         f"load test: {args.database}{' + Redis cache' if args.redis else ''}, {args.users} phones + {args.clerks} clerks, "
         f"{duration:.0f} s, "
         + (
-            f"waitress, 1 process × {args.workers * args.threads} threads"
+            f"waitress {args.workers} processes × {args.threads} threads"
             if args.server == "waitress"
             else f"gunicorn {args.workers} workers × {args.threads} threads (gthread)"
         )
@@ -391,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         "--server",
         choices=["gunicorn", "waitress"],
         default="gunicorn",
-        help="gunicorn (gthread), or the venue's waitress with workers × threads threads",
+        help="gunicorn (gthread), or the venue's waitress (workers processes × threads)",
     )
     parser.add_argument(
         "--no-validate", action="store_true", help="clerks skip the live check while typing"

@@ -116,10 +116,10 @@ class AppServer:
         }
         self.server = server
         if server == "waitress":
-            # the venue's server: one process, workers × threads threads
+            # the venue's server: workers processes of threads threads on one socket
             self.command = [sys.executable, "-m", "operations.serve"]
             self.command += ["--listen", f"{HOST}:{self.port}"]
-            self.command += ["--threads", str(workers * threads)]
+            self.command += ["--processes", str(workers), "--threads", str(threads)]
             self.listening = f"Server lauscht auf {self.base}"
         else:
             self.command = [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi"]

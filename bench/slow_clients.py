@@ -9,7 +9,8 @@ For each server kind, on one SQLite database prepared as the load test prepares 
 ``DJANGO_HTTPS=0``):
 
 1. the server starts as the venue ran it (gunicorn: 2 gthread workers × 4 threads, as
-   before issue 38; waitress: :mod:`operations.serve`, 8 threads) and is proven to be
+   before issue 38; waitress: :mod:`operations.serve`, 2 processes × 4 threads, as the
+   venue runs it now) and is proven to be
    this run's (:class:`bench.server.AppServer`: its instance marker on every answer);
 2. a clerk logs in; ``--samples`` GETs of the clerk's table page, one after the other,
    give the latency with no slow connection;
@@ -146,7 +147,7 @@ def measure(kind: str, folder: Path, env: dict, config: dict, args) -> tuple[str
         finally:
             slow.stop()
         server.check(f"/turnier/{config['tournament']}/")
-        label = "waitress 8 threads" if kind == "waitress" else "gunicorn 2×4 gthread"
+        label = "waitress 2×4" if kind == "waitress" else "gunicorn 2×4 gthread"
         lines = [
             f"{label:<22}{'none':>6}{_figures(*before)}",
             f"{'':<22}{args.slow:>6}{_figures(*during)}",

@@ -257,6 +257,9 @@ LOGGING = {
             "level": "WARNING",
             "filters": ["table_tokens"],
         },
+        # "Task queue depth is 2": a request waited for a thread, routine under load (700
+        # lines in a 60 s load test would rotate the evening's real errors away)
+        "waitress.queue": {"level": "ERROR"},
         # the project's own loggers: binokel.* and the modules' logging.getLogger(__name__)
         **{name: {"handlers": _PROBLEM_HANDLERS, "level": "WARNING"} for name in PROJECT_LOGGERS},
     },

@@ -13,7 +13,8 @@ own hotspot), with no internet needed:
 - the server (:mod:`operations.serve`: waitress, which reads each request whole before a
   thread serves it, so slow phones cannot hold the clerks' threads) bound to ``--bind``
   (default ``0.0.0.0``: every address of the laptop) and ``--port`` (default 8000), with
-  ``--threads`` threads (default 8), static files by WhiteNoise;
+  ``--processes`` processes (default 2) of ``--threads`` threads (default 4), static files
+  by WhiteNoise;
 - automatic backups every ``--backup-minutes`` (default 10) and at every round close
   (:func:`archive.backup.automatic_backup`, the newest 20 kept), and one when the command
   is stopped;
@@ -354,11 +355,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=int, default=8000, help="Port des Servers (Standard: %(default)s)"
     )
     parser.add_argument(
+        "--processes",
+        metavar="ANZAHL",
+        type=int,
+        default=2 if os.name == "posix" else 1,
+        help="Anzahl der Server-Prozesse (Standard: %(default)s; unter Windows immer 1)",
+    )
+    parser.add_argument(
         "--threads",
         metavar="ANZAHL",
         type=int,
-        default=8,
-        help="Anzahl der Threads, die Anfragen bearbeiten (Standard: %(default)s)",
+        default=4,
+        help="Threads je Server-Prozess (Standard: %(default)s)",
     )
     parser.add_argument(
         "--backup-minutes",
@@ -483,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     bind = f"[{args.bind}]" if ":" in args.bind else args.bind
     command = [sys.executable, "-m", "operations.serve", "--listen", f"{bind}:{args.port}"]
-    command += ["--threads", str(args.threads)]
+    command += ["--processes", str(args.processes), "--threads", str(args.threads)]
     server = subprocess.Popen(command, cwd=ROOT)
     print(_banner(base, data, addresses, args.demo), flush=True)
 

@@ -53,7 +53,7 @@ class Venue:
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
         command = [sys.executable, "-m", "operations.venue", "--data", str(data)]
-        command += ["--bind", "127.0.0.1", "--port", str(port), "--threads", "4"]
+        command += ["--bind", "127.0.0.1", "--port", str(port)]
         command += ["--demo"] if demo else []
         command += ["--backup-minutes", "0.02"]
         with open(log, "ab") as out:
