@@ -225,6 +225,17 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
     if entry.penalty_type and penalty_seat is not None and penalty_seat not in positions:
         add("penalty_seat", _("Dieser Spieler spielt in diesem Spiel nicht mit."))
         penalty_seat = None
+    for p in range(size):
+        # the dealer who sits out at a table of four plays nothing: a value typed for him
+        # was dropped without a word (issue 37.31)
+        if p in positions:
+            continue
+        for name in ("melds", "tricks"):
+            if getattr(entry, name).get(p) is not None:
+                add(
+                    f"{name}_{p}",
+                    _("Der Geber setzt in diesem Spiel aus: bei ihm bitte nichts eintragen."),
+                )
     if entry.outcome == "played" and not entry.trump:
         add("trump", _("Bitte Trumpf angeben."))
     if entry.outcome == "abgehen" and not entry.clear_tricks:

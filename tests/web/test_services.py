@@ -168,3 +168,29 @@ def test_kreuzbinokel_teams_are_credited_the_team_score(db, clerk):
 def test_an_engine_error_lands_at_its_form_field(engine_field, form_field):
     """The seats of the hand are table places 2, 0, 1 here (the dealer of four sits out)."""
     assert services._field_for(engine_field, [2, 0, 1]) == form_field
+
+
+def test_a_value_typed_for_the_dealer_who_sits_out_is_refused_at_its_field(db):
+    """Issue 37.31: at a table of four where the dealer sits out, his meld and trick
+    fields took a value and the save dropped it without a word."""
+    tournament = make_tournament(players=4)
+    table = tournament.round_set.get(number=1).tables.get()
+    assert table.seats.count() == 4
+    # dealer 0 sits out; 1, 2, 3 play
+    good = entry(
+        dealer=0,
+        declarer=1,
+        melds={1: 140, 2: 20, 3: 60},
+        tricks={1: 175, 2: 30, 3: 45},
+    )
+    assert services.evaluate(tournament, 4, good).ok
+    for field_name, values in (
+        ("melds_0", {"melds": {0: 20, 1: 140, 2: 20, 3: 60}}),
+        ("tricks_0", {"tricks": {0: 10, 1: 175, 2: 30, 3: 45}}),
+    ):
+        bad = entry(
+            dealer=0, declarer=1, **{**{"melds": good.melds, "tricks": good.tricks}, **values}
+        )
+        evaluation = services.evaluate(tournament, 4, bad)
+        assert not evaluation.ok
+        assert "setzt in diesem Spiel aus" in " ".join(evaluation.errors[field_name])
