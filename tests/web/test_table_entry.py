@@ -482,3 +482,16 @@ def test_a_copied_tournament_gets_its_own_links(at_table):
     assert copied.token != link.token and len(copied.token) >= 22
     hand = Hand.objects.get(table__round__tournament=copy)
     assert hand.table_link == copied and hand.entered_by_name == f"Tisch {table.number} (Link)"
+
+
+def test_the_phone_page_names_its_buttons_in_the_tables_words(at_table):
+    """Issue 37.36: the correction's button said "Spiel eintragen", and the button that
+    drops an unsent entry said "verwerfen", the name of a Binokel penalty."""
+    table = three_table(at_table)
+    link = links.live_link(table)
+    client = phone()
+    new = client.get(page(link)).content.decode()
+    assert "Spiel eintragen" in new and 'data-drop="Eingabe löschen"' in new
+    client.post(page(link), form_data(table))
+    correction = client.get(page(link) + "?spiel=1").content.decode()
+    assert "Korrektur speichern" in correction and "Spiel eintragen" not in correction
