@@ -227,3 +227,14 @@ def test_table_page_shows_a_corrected_hands_history(client, tournament, clerk, d
     assert "Fassung 1 von clerk" in page and "Fassung 2 von director" in page
     assert "Reizwert 300 → 310" in page
     assert f'<tr class="history"><td colspan="{7 + 2 * 3}">' in page  # spans the whole table
+
+
+def test_the_entry_overview_links_the_rules_handout(client, director, tournament):
+    """Issue 37.34: the handout was linked only from the public standings; the director
+    prints it from the entry overview's print menu, in German and in English."""
+    from django.urls import reverse
+
+    client.force_login(director)
+    page = client.get(reverse("scoring:clerk", args=[tournament.pk])).content.decode()
+    rules = reverse("printing:rules", args=[tournament.pk])
+    assert f'href="{rules}"' in page and f'href="{rules}?sprache=en"' in page
