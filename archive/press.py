@@ -105,11 +105,25 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
         "gespielt wurden %(rounds)s Runden mit je %(games)s Spielen",
         closed,
     ) % {"rounds": closed, "games": tournament.games_per_round}
-    paragraphs = [
-        _("Binokel: %(name)s") % {"name": tournament.name},
+    paragraphs = [_("Binokel: %(name)s") % {"name": tournament.name}]
+    if not closed:
+        # before any result: the evening's frame, no counts of nothing, no ranking
+        paragraphs.append(
+            _("%(where)s%(date)s: Turnier „%(name)s“ nach dem Regelwerk „%(ruleset)s“.")
+            % {
+                "where": where,
+                "date": tournament.date.strftime("%d.%m.%Y"),
+                "name": tournament.name,
+                "ruleset": tournament.ruleset.name_de,
+            }
+        )
+        paragraphs.append(_("Noch ist keine Runde abgeschlossen."))
+        return xml_safe("\n\n".join(paragraphs))
+    paragraphs.append(
         _(
-            "%(where)s%(date)s. %(players)s Spielerinnen und Spieler kamen zum %(name)s an "
-            "%(tables)s Tischen zusammen; %(played)s nach dem Regelwerk „%(ruleset)s“."
+            "%(where)s%(date)s. %(players)s Spielerinnen und Spieler kamen beim Turnier "
+            "„%(name)s“ an %(tables)s Tischen zusammen; %(played)s nach dem Regelwerk "
+            "„%(ruleset)s“."
         )
         % {
             "where": where,
@@ -119,22 +133,30 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
             "tables": tables,
             "played": played,
             "ruleset": tournament.ruleset.name_de,
-        },
-    ]
-    if not closed:
-        paragraphs.append(_("Noch ist keine Runde abgeschlossen."))
-        return xml_safe("\n\n".join(paragraphs))
-    if closed < tournament.rounds:
+        }
+    )
+    running = closed < tournament.rounds
+    if running:
         paragraphs.append(
             _("Stand nach %(rounds)s von %(of)s Runden:")
             % {"rounds": closed, "of": tournament.rounds}
         )
     winners = [r for r in placed if r.rank == 1]
-    if names := _named(winners, options):
-        if len(winners) == 1:
-            text = _("Sieger mit %(points)s Punkten: %(who)s.")
-        else:
+    names = _named(winners, options)
+    if winners and not names:
+        # a winner who declined to be named, left out by the director: the place is told
+        names = _("jemand, der nicht genannt werden möchte")
+    if names:
+        # neutral words (the registration says nothing of a player's sex); while rounds
+        # are still to play nobody has won yet (issue 37.6)
+        if len(winners) > 1:
             text = _("Punktgleich auf Platz 1 mit je %(points)s Punkten: %(who)s.")
+        elif running:
+            text = _("In Führung mit %(points)s Punkten: %(who)s.")
+        elif tournament.event_type == Tournament.EventType.PAIRS:
+            text = _("Den ersten Platz belegten mit %(points)s Punkten: %(who)s.")
+        else:
+            text = _("Den ersten Platz belegte mit %(points)s Punkten: %(who)s.")
         paragraphs.append(text % {"who": names, "points": _points(winners[0].total)})
     following = [
         _("%(place)s. %(who)s, %(points)s Punkte")
@@ -158,10 +180,8 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
                 _("Die Rote Laterne mit %(points)s Punkten: %(who)s.")
                 % {"who": names, "points": _points(last[0].total)}
             )
-    if closed < tournament.rounds:
-        return xml_safe(
-            "\n\n".join(paragraphs)
-        )  # the series counts the evening once it is finished
+    if running:
+        return xml_safe("\n\n".join(paragraphs))  # the series counts a finished evening
     for series in tournament.series.all():
         standing = series_standings(series, public=True, until=tournament)
         leaders = [r for r in standing.rows if r.rank == 1]

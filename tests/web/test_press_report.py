@@ -29,8 +29,8 @@ def test_the_report_gives_the_evenings_facts(results_night):
     title, facts, standing, winners, places, *_rest = text.split("\n\n")
     assert title == "Binokel: Testturnier"
     assert facts == (
-        "Plochingen, 21.11.2026. 9 Spielerinnen und Spieler kamen zum Testturnier an 3 "
-        "Tischen zusammen; gespielt wurde 1 Runde mit 12 Spielen nach dem Regelwerk "
+        "Plochingen, 21.11.2026. 9 Spielerinnen und Spieler kamen beim Turnier „Testturnier“ "
+        "an 3 Tischen zusammen; gespielt wurde 1 Runde mit 12 Spielen nach dem Regelwerk "
         "„Vereinsturnier“."
     )
     assert standing == "Stand nach 1 von 3 Runden:"  # round 2 runs, round 3 is to come
@@ -86,9 +86,9 @@ def test_no_closed_round_no_results_and_no_venue_no_comma(db):
     tournament = make_tournament(players=6)
     tournament.venue = ""
     tournament.save()
+    # issue 37.6: no "0 Spielerinnen und Spieler … gespielt wurden 0 Runden", no ranking
     assert press.press_report(tournament).split("\n\n")[1:] == [
-        "21.11.2026. 0 Spielerinnen und Spieler kamen zum Testturnier an 2 Tischen zusammen; "
-        "gespielt wurden 0 Runden mit je 12 Spielen nach dem Regelwerk „Vereinsturnier“.",
+        "21.11.2026: Turnier „Testturnier“ nach dem Regelwerk „Vereinsturnier“.",
         "Noch ist keine Runde abgeschlossen.",
     ]
 
@@ -113,7 +113,7 @@ def test_a_pairs_evening_is_reported_by_pairs(db):
         tournament_services.form_pair(tournament, first, first + 1)
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
     paragraphs = press.press_report(tournament, press.Options(lantern=True)).split("\n\n")
-    assert paragraphs[2] == "Sieger mit 900 Punkten: V1 N1 / V2 N2."
+    assert paragraphs[2] == "Den ersten Platz belegten mit 900 Punkten: V1 N1 / V2 N2."
     assert paragraphs[3] == (
         "Die weiteren Plätze: 2. V3 N3 / V4 N4, 400 Punkte; 2. V5 N5 / V6 N6, 400 Punkte; "
         "4. V7 N7 / V8 N8, 100 Punkte."
@@ -217,3 +217,39 @@ def test_the_start_page_reads_each_past_evenings_winners_once(
     page = response.content.decode()
     assert response.status_code == 200, response.status_code
     assert page.count("Sieger: &#x2068;Anna SpielerAnna&#x2069;") == 5
+
+
+def test_a_leader_is_not_yet_a_winner_and_a_hidden_winner_keeps_the_sentence(db):
+    """Issue 37.6: "Sieger" while rounds were still to play; a winner who declined to be
+    named, left out by the director, lost the winner's sentence altogether."""
+    from scoring.models import RoundTotal
+    from tournament.models import Tournament
+
+    tournament = tournament_services.create_tournament(
+        name="Herbstturnier", date=date(2026, 11, 28), rounds=2,
+        entry_mode=Tournament.EntryMode.TOTALS,
+    )  # fmt: skip
+    first = tournament.round_set.get(number=1)
+    regs = []
+    for number, total in enumerate((700, 500, 300), start=1):
+        player = Player.objects.create(first_name=f"V{number}", last_name=f"N{number}")
+        regs.append(tournament_services.register(tournament, player, consent_public=True))
+        RoundTotal.objects.create(round=first, registration=regs[-1], points=total)
+    Round.objects.filter(pk=first.pk).update(status=Round.Status.CLOSED)
+    text = press.press_report(tournament)
+    assert "In Führung mit 700 Punkten: V1 N1." in text
+    assert "Sieger" not in text and "Den ersten Platz" not in text
+    assert "kamen beim Turnier „Herbstturnier“ an" in text
+    second = tournament.round_set.get(number=2)
+    for reg, total in zip(regs, (100, 100, 100), strict=True):
+        RoundTotal.objects.create(round=second, registration=reg, points=total)
+    Round.objects.filter(pk=second.pk).update(status=Round.Status.CLOSED)
+    assert "Den ersten Platz belegte mit 800 Punkten: V1 N1." in press.press_report(tournament)
+    regs[0].consent_public = False
+    regs[0].save()
+    hidden = press.press_report(tournament, press.Options(hidden=press.OMIT))
+    assert (
+        "Den ersten Platz belegte mit 800 Punkten: jemand, der nicht genannt werden möchte."
+        in hidden
+    )
+    assert "V1" not in hidden
