@@ -141,8 +141,11 @@ TABLE_LINK_RATE_MISSES = os.environ.get("BINOKEL_TABLE_LINK_RATE_MISSES", "30/m"
 # address (printing/views.py); a cached copy is served without counting, signed-in staff
 # are not counted.  Over the limit: HTTP 429 until the window has passed.
 PUBLIC_PDF_RATE = os.environ.get("BINOKEL_PUBLIC_PDF_RATE", "20/m")
-# wrong confirmation codes per table link (the code printed on the table card: 4 digits)
+# wrong confirmation codes (the code printed on the table card: 4 digits) per phone at a
+# table link, and per link over all its phones (a guesser locks out his own phone, the
+# table only after many; the director lifts it on the table links page)
 TABLE_CONFIRM_CODE_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_RATE", "10/10m")
+TABLE_CONFIRM_CODE_LINK_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_LINK_RATE", "40/10m")
 # django-ratelimit is used through its functions only (not an installed app); its
 # decorator's 403 is not used: a throttled phone gets the 429 page of table_entry.views.
 # When the cache cannot count (Redis down: config.cache answers as an empty cache), the

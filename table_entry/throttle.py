@@ -13,8 +13,11 @@ Limits, each a django-ratelimit rate (``"300/m"``), set in settings:
   for requests whose token turned out unknown, after the lookup: a guesser behind the
   hall's router address never locks out the valid links of the same address (security
   review, round 3, finding 6);
-- ``TABLE_CONFIRM_CODE_RATE`` per token for wrong confirmation codes
-  (:func:`code_guesses_left`).
+- ``TABLE_CONFIRM_CODE_RATE`` per phone and token for wrong confirmation codes, and
+  ``TABLE_CONFIRM_CODE_LINK_RATE`` per token over all phones (:func:`code_guesses_left`):
+  a guesser holding only the link locks out his own phone, not the honest confirmer's
+  (issue 38.7), and all phones together still cannot try the 10,000 codes; the director
+  sees a table locked for all phones and lifts it (:func:`lift_code_lock`).
 
 The cache must be shared by the server's processes for the limits to hold across them
 (Redis with ``REDIS_URL``; the default local-memory cache counts per process, so with the
@@ -85,15 +88,58 @@ def count_miss(request, token: str) -> bool:
     return by_prefix
 
 
-def code_guesses_left(request, token: str, wrong: bool) -> bool:
-    """Whether the table of ``token`` may still try a confirmation code: ``False`` once
-    ``TABLE_CONFIRM_CODE_RATE`` wrong codes were sent for it in the current window.
-    ``wrong``: first count this attempt as a wrong code."""
-    usage = get_usage(
+def _generation(token: str) -> int:
+    """The count of lifts of the table's code lock: part of its counters' keys, so a
+    lift starts them afresh (django-ratelimit has no reset of its own)."""
+    from django.core.cache import cache
+
+    return cache.get(f"table-code-lift:{token[:64]}", 0)
+
+
+def lift_code_lock(token: str) -> None:
+    """The director lifts the wrong-code lock of the table ``token`` for every phone."""
+    from django.core.cache import cache
+
+    key = f"table-code-lift:{token[:64]}"
+    cache.set(key, cache.get(key, 0) + 1, None)
+
+
+def _code_usage(request, token: str, device: str | None, wrong: bool):
+    """django-ratelimit's usage of the wrong-code counter of ``device`` at the table
+    ``token`` (``device`` ``None``: all phones together)."""
+    base = f"{token[:64]}:g{_generation(token)}"
+    if device is None:
+        return get_usage(
+            request,
+            group="table-confirm-code-link",
+            key=_fixed_key(base),
+            rate=settings.TABLE_CONFIRM_CODE_LINK_RATE,
+            increment=wrong,
+        )
+    return get_usage(
         request,
         group="table-confirm-code",
-        key=_fixed_key(token[:64]),
+        key=_fixed_key(f"{base}:{device[:32]}"),
         rate=settings.TABLE_CONFIRM_CODE_RATE,
         increment=wrong,
     )
+
+
+def _left(usage) -> bool:
     return usage is None or usage["count"] < usage["limit"]
+
+
+def code_guesses_left(request, token: str, wrong: bool, device: str = "") -> bool:
+    """Whether the phone ``device`` at the table of ``token`` may still try a confirmation
+    code: ``False`` once that phone sent ``TABLE_CONFIRM_CODE_RATE`` wrong codes in the
+    current window, or all phones of the table ``TABLE_CONFIRM_CODE_LINK_RATE``.
+    ``wrong``: first count this attempt as a wrong code (for the phone and the table)."""
+    own = _code_usage(request, token, device, wrong)
+    table = _code_usage(request, token, None, wrong)
+    return _left(own) and _left(table)
+
+
+def code_locked(request, token: str) -> bool:
+    """Whether every phone of the table ``token`` is locked out of confirming (the
+    table's count of wrong codes is used up): shown to the director."""
+    return not _left(_code_usage(request, token, None, False))

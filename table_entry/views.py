@@ -369,7 +369,8 @@ def _code_accepted(request: HttpRequest, link) -> bool:
     """Check the confirmation code sent with a first "stimmt" from this phone
     (:func:`table_entry.services.check_confirmation_code`); a wrong or missing code
     leaves a message and counts against the table's wrong codes."""
-    if not throttle.code_guesses_left(request, link.token, wrong=False):
+    device = phone.device_id(request.session)
+    if not throttle.code_guesses_left(request, link.token, wrong=False, device=device):
         messages.error(
             request,
             _("Zu viele falsche Tischcodes. Bitte die Turnierleitung rufen."),
@@ -377,7 +378,7 @@ def _code_accepted(request: HttpRequest, link) -> bool:
         return False
     if phone.check_confirmation_code(request.session, link, request.POST.get("code", "")):
         return True
-    throttle.code_guesses_left(request, link.token, wrong=True)
+    throttle.code_guesses_left(request, link.token, wrong=True, device=device)
     messages.error(
         request,
         _(
@@ -389,6 +390,15 @@ def _code_accepted(request: HttpRequest, link) -> bool:
 
 
 # ---------------------------------------------------------------------------- director
+
+
+def _posted_table(request: HttpRequest, round_: Round):
+    """The table of ``round_`` named by the posted ``tisch``, or ``None``."""
+    try:
+        number = parse_number(request.POST.get("tisch"), "tisch", 10_000)
+    except BadNumber:
+        return None
+    return round_.tables.filter(number=number).first() if number else None
 
 
 def _link_round(tournament: Tournament, request: HttpRequest) -> Round | None:
@@ -428,6 +438,16 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
                 tournament.table_entry = value
                 tournament.save(update_fields=["table_entry"])
                 messages.success(request, _("Einstellung gespeichert."))
+        elif "entsperren" in request.POST and round_ is not None:
+            table = _posted_table(request, round_)
+            if table is None:
+                messages.error(request, _("Tisch: bitte einen Tisch dieser Runde wählen."))
+            else:
+                throttle.lift_code_lock(links.live_link(table, request.user).token)
+                messages.success(
+                    request,
+                    _("Tisch %(n)s kann wieder bestätigen.") % {"n": table.number},
+                )
         elif "neu" in request.POST and round_ is not None:
             try:
                 number = parse_number(request.POST.get("tisch"), "tisch", 10_000)
@@ -461,6 +481,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
                     "address": address,
                     "qr": qr.qr_data_uri(address),
                     "code": links.confirmation_code(link),
+                    "locked": throttle.code_locked(request, link.token),
                 }
             )
     response = render(

@@ -93,21 +93,48 @@ def test_stimmt_needs_the_code_from_the_table_card_once_per_phone(at_table, sett
     }
 
 
-def test_wrong_codes_are_throttled_per_table(at_table, settings):
-    settings.TABLE_CONFIRM_CODE_RATE = "3/h"
+def test_wrong_codes_are_throttled_per_phone_and_per_table(at_table, settings, director, client):
+    """Issue 38.7: 20 wrong codes from someone holding only the link locked the honest
+    confirmer out for 10 minutes.  Wrong codes now count per phone (the guesser locks
+    himself out) and, with a higher limit, per table (all phones together still cannot
+    walk through 10,000 codes); the director sees a locked table and lifts the lock."""
+    settings.TABLE_CONFIRM_CODE_RATE = "3/h"  # an hour's window: no window ends mid-test
+    settings.TABLE_CONFIRM_CODE_LINK_RATE = "6/h"
     table = three_table(at_table)
     link = links.live_link(table)
     phone().post(page(link), form_data(table))
+    phone().post(page(link), form_data(table, number=2, dealer=1))
     code = links.confirmation_code(link)
     wrong = f"{(int(code) + 1) % 10000:04d}"
     confirm = reverse("table_entry:confirm", args=[link.token])
     guesser = phone()
     for _ in range(3):
         guesser.post(confirm, {"spiel": 1, "version": 1, "code": wrong})
-    # the right code no longer helps for a while: a guesser cannot walk through 10,000 codes
-    response = phone().post(confirm, {"spiel": 1, "version": 1, "code": code}, follow=True)
+    # the guesser's own phone is locked, even with the right code
+    response = guesser.post(confirm, {"spiel": 1, "version": 1, "code": code}, follow=True)
     assert "Zu viele falsche Tischcodes" in response.content.decode()
-    assert not Hand.objects.get().confirmed
+    # the honest confirmer's phone is not
+    honest = phone()
+    honest.post(confirm, {"spiel": 1, "version": 1, "code": code})
+    assert Hand.objects.get(number=1).confirmed
+    # a second guessing phone uses up the table's limit: now every phone is refused
+    for _ in range(3):
+        phone().post(confirm, {"spiel": 2, "version": 1, "code": wrong})
+    late = phone()
+    response = late.post(confirm, {"spiel": 2, "version": 1, "code": code}, follow=True)
+    assert "Zu viele falsche Tischcodes" in response.content.decode()
+    assert not Hand.objects.get(number=2).confirmed
+    # the director sees it and lifts it
+    client.force_login(director)
+    links_page = reverse("table_entry:director", args=[at_table.pk])
+    assert "Gesperrt: zu viele falsche Tischcodes" in client.get(links_page).content.decode()
+    lifted = client.post(
+        links_page, {"runde": table.round.number, "tisch": table.number, "entsperren": "1"}
+    )
+    assert lifted.status_code == 302
+    assert "Gesperrt" not in client.get(links_page).content.decode()
+    late.post(confirm, {"spiel": 2, "version": 1, "code": code})
+    assert Hand.objects.get(number=2).confirmed
 
 
 def test_the_code_is_on_the_table_card_and_the_director_s_links_page(at_table, director, client):
@@ -147,6 +174,7 @@ def test_guessing_cannot_push_a_table_s_wrong_codes_out_of_the_cache(at_table, s
     """Each guessed prefix used to get a counter of its own: 400 junk guesses filled the
     local-memory cache (300 entries) and a locked table's wrong codes were forgotten."""
     settings.TABLE_CONFIRM_CODE_RATE = "3/h"
+    settings.TABLE_CONFIRM_CODE_LINK_RATE = "3/h"  # the table's counter is the one to keep
     settings.TABLE_LINK_RATE_MISSES = "5/h"
     table = three_table(at_table)
     link = links.live_link(table)
