@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -72,14 +73,11 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     _n, _d, sim, _s = hands[0]
     if sim.record.tricks:
         fill_hand(page, sim, tricks_0=300)
-        page.wait_for_function(
-            "[...document.querySelectorAll('#eingabe .err')].some(e => e.textContent.trim())"
-        )
+        # locators, not function strings: the page's Content-Security-Policy forbids eval
+        page.locator("#eingabe .err", has_text=re.compile(r"\S")).first.wait_for()
         assert Hand.objects.count() == 0
         page.fill("[name='tricks_0']", str(sim.record.tricks[0]))
-        page.wait_for_function(
-            "![...document.querySelectorAll('#eingabe .err')].some(e => e.textContent.trim())"
-        )
+        sync_api.expect(page.locator("#eingabe .err", has_text=re.compile(r"\S"))).to_have_count(0)
     else:
         fill_hand(page, sim)
     with page.expect_navigation():
@@ -91,7 +89,7 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     fill_hand(page, hands[1][2])
     with page.expect_navigation():
         page.click("button.primary.big")
-    page.wait_for_function("document.querySelectorAll('ol.hand-list li.hand').length === 2")
+    sync_api.expect(page.locator("ol.hand-list li.hand")).to_have_count(2, timeout=30_000)
 
     # hand 3 while the Wi-Fi is down: kept on the phone, marked "nicht gesendet"
     context.set_offline(True)
@@ -108,7 +106,7 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     # back online: sent once, the page reloads with it saved
     with page.expect_navigation():
         context.set_offline(False)
-    page.wait_for_function("document.querySelectorAll('ol.hand-list li.hand').length === 3")
+    sync_api.expect(page.locator("ol.hand-list li.hand")).to_have_count(3, timeout=30_000)
     assert Hand.objects.count() == 3
     assert list(Hand.objects.values_list("number", flat=True).order_by("number")) == [1, 2, 3]
     assert page.locator("#pending li").count() == 0
@@ -164,7 +162,7 @@ def test_a_refused_send_is_shown_not_retried_forever(transactional_db, live_serv
         lambda route: refuse(route) if route.request.method == "POST" else route.continue_(),
     )
     context.set_offline(False)
-    page.wait_for_function("document.querySelector('#pending li.unsent') === null")
+    sync_api.expect(page.locator("#pending li.unsent")).to_have_count(0, timeout=30_000)
     text = page.locator("#pending").inner_text()
     assert "403" in text and "nicht angenommen" in text
     assert Hand.objects.count() == 0

@@ -130,8 +130,8 @@ class Deployment:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if self.request("GET", "/accounts/login/")[0]:
-                    break  # any answer: the app is up behind nginx
+                if self.request("GET", "/accounts/login/")[0] not in (502, 503, 504):
+                    break  # the app answered through nginx (502: gunicorn not up yet)
             except OSError:
                 pass
             if time.monotonic() > deadline:
