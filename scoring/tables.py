@@ -75,8 +75,20 @@ class StandingsTable(tables.Table):
     note = tables.Column(verbose_name=_("Hinweis"), visible=False)
 
     def render_name(self, value, record):
+        # typed text isolated (<bdi>): a right-to-left override in a name cannot reorder
+        # the note beside it (issue 38.10; the PDFs isolate with U+2068 … U+2069)
         if record.get("note"):
-            return format_html('{} <span class="missed-note">{}</span>', value, record["note"])
+            return format_html(
+                '<bdi>{}</bdi><span class="missed-note"> {}</span>', value, record["note"]
+            )
+        return format_html("<bdi>{}</bdi>", value)
+
+    def render_club(self, value):
+        """The club isolated like the name (:meth:`render_name`)."""
+        return format_html("<bdi>{}</bdi>", value)
+
+    def value_club(self, value):
+        """The club as plain text in an export."""
         return value
 
     def value_name(self, value):
@@ -109,6 +121,8 @@ class StandingsTable(tables.Table):
                     cell = default
                 elif name == "name":
                     cell = self.render_name(value, record)
+                elif name == "club":
+                    cell = self.render_club(value)
                 else:
                     cell = value
                 if type(cell) is int and not grouped:
@@ -181,7 +195,7 @@ class PairStandingsTable(tables.Table):
     def render_name(self, value):
         """One partner a line on the page."""
         # only the literal separator is marked safe; each name is escaped by "{}"
-        return format_html_join(mark_safe("<br>"), "{}", ((name,) for name in value))
+        return format_html_join(mark_safe("<br>"), "<bdi>{}</bdi>", ((name,) for name in value))
 
     def value_name(self, value):
         """Both partners in one cell of an export: "Anna Maier / Bernd Huber"."""

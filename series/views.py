@@ -33,7 +33,7 @@ def series_rows_html(standings: SeriesStandings) -> str:
     for row in standings.rows:
         rank = "–" if row.rank is None else f"{row.rank}."
         if row.public:
-            name = escape(row.name)
+            name = f"<bdi>{escape(row.name)}</bdi>"  # isolated: see StandingsTable
         else:
             label = escape(row.hidden_label)
             name = f'<span class="muted">{label}</span>'
@@ -55,7 +55,7 @@ def series_rows_html(standings: SeriesStandings) -> str:
         unranked = ' class="unranked"' if row.rank is None else ""
         out.append(
             f'<tr{unranked}><td class="num">{rank}</td>'
-            f'<td class="c-name">{name}</td><td class="c-club">{escape(row.club)}</td>'
+            f'<td class="c-name">{name}</td><td class="c-club"><bdi>{escape(row.club)}</bdi></td>'
             f'{"".join(cells)}<td class="num">{row.played}</td>'
             f'<td class="num total c-total">{row.total}</td></tr>'
         )

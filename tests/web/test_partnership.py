@@ -325,7 +325,7 @@ def test_score_sheet_and_player_view_name_the_partners(client):
         reverse("scoring:player", args=[tournament.pk, seats[0].registration.start_number])
     ).content.decode()
     partner = seats[2].registration.public_name()
-    assert f'{partner} <span class="muted">(Partner)</span>' in page
+    assert f'<bdi>{partner}</bdi> <span class="muted">(Partner)</span>' in page
 
 
 def test_a_swap_that_would_split_pairs_is_refused():

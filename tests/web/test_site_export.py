@@ -252,3 +252,22 @@ def test_the_player_list_sorts_umlauts_as_the_table_plan_does(results_night):
     index = site.export_site(results_night)["index.html"].decode()
     order = [index.index(name) for name in ("Goetz", "Gößler", "Grünenwald")]
     assert order == sorted(order)
+
+
+def test_typed_text_is_isolated_on_the_website(results_night):
+    """Issue 38.10: a right-to-left override typed into a name reordered the app's own
+    words on the same line of the exported website (the PDFs isolate typed text)."""
+    reg = results_night.registrations.filter(consent_public=True).order_by("start_number")[0]
+    Player.objects.filter(pk=reg.player_id).update(
+        first_name="Anna\u202e", last_name="Umgedreht", club="SV\u202eX"
+    )
+    files = site.export_site(results_night)
+    page = files["gesamt.html"].decode()
+    assert "<bdi>Anna\u202e Umgedreht</bdi>" in page
+    assert "<bdi>SV\u202eX</bdi>" in page
+    player = next(
+        content.decode()
+        for name, content in files.items()
+        if name.startswith("spieler/") and "Umgedreht" in content.decode()
+    )
+    assert "<bdi>Anna\u202e Umgedreht</bdi>" in player
