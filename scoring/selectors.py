@@ -62,8 +62,6 @@ class StandingRow:
     extra: dict = field(default_factory=dict)
     missed: list[bool] = field(default_factory=list)
     note: str = ""
-    #: no points in any round shown yet: listed after everyone, without a place
-    not_played: bool = False
 
     @property
     def round_cells(self) -> list[int | str | None]:
@@ -243,9 +241,6 @@ def standings(
             if policy == Tournament.MissedRounds.EXCLUDED:
                 continue
             unranked = policy == Tournament.MissedRounds.UNPLACED
-        not_played = all(p is None for p in rounds)
-        if not_played:
-            unranked = True
         consent = reg.consent_public or not public
         fee = None
         if tournament.lost_game_fee is not None:
@@ -265,15 +260,8 @@ def standings(
                 public=consent,
                 provisional=provisional[reg.pk],
                 missed=missed,
-                note=(
-                    missed_note(reg, tournament.rounds)
-                    if any(missed)
-                    else _("noch nicht gespielt")
-                    if not_played
-                    else ""
-                ),
+                note=missed_note(reg, tournament.rounds) if any(missed) else "",
                 rank=None if unranked else 0,
-                not_played=not_played,
             )
         )
     tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
@@ -321,12 +309,9 @@ def assign_places(rows: list, tie_break: str, order=lambda row: row.start_number
     (FIELD-NOTES: ties share, the clubs' custom) unless ``tie_break`` is ``best-round``:
     then the best single round decides, then fewer lost games, and only rows equal on all
     three share (the next place is skipped: 1, 2, 2, 4).  Within a shared place rows are
-    listed by ``order`` (start number; pairs pass their pair number).  Rows that have
-    ``not_played`` come last.
+    listed by ``order`` (start number; pairs pass their pair number).
     """
-    rows.sort(
-        key=lambda r: (getattr(r, "not_played", False), -r.total, *tie_key(r, tie_break), order(r))
-    )
+    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), order(r)))
     place, previous = 0, None
     for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
         key = (row.total, *tie_key(row, tie_break))

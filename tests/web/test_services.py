@@ -194,27 +194,3 @@ def test_a_value_typed_for_the_dealer_who_sits_out_is_refused_at_its_field(db):
         evaluation = services.evaluate(tournament, 4, bad)
         assert not evaluation.ok
         assert "setzt in diesem Spiel aus" in " ".join(evaluation.errors[field_name])
-
-
-def test_players_without_a_hand_yet_get_no_place_and_come_last(tournament, clerk):
-    """Issue 37.38: before their table's first hand, players ranked above those on negative
-    points, as if 0 were a result.  They now stand last, without a place, marked."""
-    from scoring import selectors
-
-    table = three_table(tournament)
-    hand, _ = services.save_hand(
-        table,
-        entry(bid=400, melds={0: 20, 1: 20, 2: 60}, tricks={0: 30, 1: 175, 2: 45}),
-        clerk,
-    )
-    assert min(hand.scores) < 0  # the declarer lost: a negative total
-    rows = selectors.standings(tournament)
-    played = [r for r in rows if not r.not_played]
-    waiting = [r for r in rows if r.not_played]
-    assert len(played) == 3 and len(waiting) == tournament.registrations.count() - 3
-    assert rows[: len(played)] == played  # the waiting ones last
-    assert [r.rank for r in played] == [1, 2, 3] and played[-1].total < 0
-    assert all(r.rank is None and r.note == "noch nicht gespielt" for r in waiting)
-    # a round's own standings the same way
-    round_rows = selectors.standings(tournament, round_number=1)
-    assert sum(r.rank is not None for r in round_rows) == 3
