@@ -95,12 +95,16 @@ def test_no_template_holds_an_inline_script_or_event_handler():
 
     root = Path(__file__).resolve().parents[2]
     found = []
+    checked = 0
     for path in root.glob("**/templates/**/*.html"):
-        if ".venv" in path.parts:
+        # the project's own templates, not those of installed packages (.venv, .venv-3.13)
+        inside = path.relative_to(root).parts
+        if any(part.startswith(".") or part == "site-packages" for part in inside):
             continue
+        checked += 1
         text = path.read_text()
         for tag in re.findall(r"<script\b[^>]*>", text):
             if "src=" not in tag and "application/json" not in tag:
                 found.append(f"{path.relative_to(root)}: {tag}")
         found += [f"{path.relative_to(root)}: {m}" for m in re.findall(r"\son[a-z]+=\"", text)]
-    assert found == []
+    assert checked > 40 and found == []

@@ -162,6 +162,12 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def _save_through_a_and_poll_b(servers_pair, clerk) -> tuple[tuple, tuple]:
     """The scenario of both tests: B's fragment before, a hand posted on A, B's next poll."""
+    from django.contrib.auth.hashers import make_password
+
+    # the servers run with the real settings, which do not read the test process's fast
+    # MD5 hashes (tests/conftest.py): the clerk logs in there with a PBKDF2 hash
+    clerk.password = make_password(PASSWORD, hasher="pbkdf2_sha256")
+    clerk.save(update_fields=["password"])
     a, b = servers_pair
     tournament = make_tournament(players=9)
     table = tournament.round_set.get(number=1).tables.order_by("number").first()
