@@ -290,7 +290,12 @@ def check_trusted(backup: Path | str, target: Path | str, allow_new_privileged: 
     (:func:`foreign_objects`) and accounts it cannot explain (:func:`unexplained_accounts`)."""
     conn = _open_readonly(Path(backup))
     try:
-        foreign = foreign_objects(conn) + foreign_indexes(conn) + content_problems(conn)
+        try:
+            foreign = foreign_objects(conn) + foreign_indexes(conn) + content_problems(conn)
+        except sqlite3.DatabaseError as exc:  # a schema tampered with beyond reading
+            raise BackupError(
+                _("Die Sicherung lässt sich nicht prüfen: %(error)s") % {"error": exc}
+            ) from exc
         accounts = unexplained_accounts(
             conn, _current_privileged(Path(target)), allow_new_privileged
         )
@@ -371,12 +376,14 @@ def foreign_indexes(conn: sqlite3.Connection) -> list[str]:
         if table not in unique_sets:
             continue  # not a model's table: foreign_objects reports it
         for _seq, name, unique, _origin, _partial in conn.execute(
-            f'PRAGMA index_list("{table}")'
+            "SELECT * FROM pragma_index_list(?)", (table,)
         ).fetchall():
             if not unique:
                 continue
             columns = frozenset(
-                row[2] for row in conn.execute(f'PRAGMA index_info("{name}")') if row[2]
+                row[2]
+                for row in conn.execute("SELECT * FROM pragma_index_info(?)", (name,))
+                if row[2]
             )
             if columns not in unique_sets[table]:
                 found.append(
@@ -401,7 +408,16 @@ def content_problems(conn: sqlite3.Connection, limit: int = 5) -> list[str]:
     }
     integer = {"integer"}
     for table, model in sorted(_models_by_table().items()):
-        if table not in present:
+        # only the project's own tables of typed data, not their history copies nor
+        # Django's: SQLite does not enforce a length, and the program itself writes
+        # longer text there (a correction reason of up to 300 characters lands in
+        # simple_history's 100-character history_change_reason), which must not make
+        # its own backups unrestorable
+        if (
+            table not in present
+            or model._meta.app_label not in COUNTED_APPS
+            or getattr(model, "instance_type", None) is not None
+        ):
             continue
         columns = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
         for f in model._meta.local_fields:

@@ -83,6 +83,7 @@ class ProxiedClientAddress:
             ip = ipaddress.ip_address(address.strip())
         except ValueError:
             return False
+        ip = getattr(ip, "ipv4_mapped", None) or ip  # ::ffff:127.0.0.1 on a dual-stack socket
         return any(ip in network for network in self.proxies)
 
     def __call__(self, request):

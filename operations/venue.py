@@ -186,7 +186,7 @@ def hold_data_lock(data: Path):
     return handle
 
 
-def write_problems(data: Path) -> list[str]:
+def write_problems(data: Path, check_database: bool = True) -> list[str]:
     """What keeps the venue from writing its data, as German sentences: the data folder
     and the backup folder must take new files, and an existing database must take a
     write, asked of SQLite itself (a read-only or immutable file made every login answer
@@ -202,7 +202,7 @@ def write_problems(data: Path) -> list[str]:
         except OSError as exc:
             problems.append(f"In den Ordner {folder} kann nicht geschrieben werden ({exc}).")
     database = data / DATABASE_FILE
-    if database.exists():
+    if check_database and database.exists():
         try:
             conn = sqlite3.connect(f"{database.as_uri()}?mode=rw", uri=True, timeout=5)
             try:
@@ -211,6 +211,13 @@ def write_problems(data: Path) -> list[str]:
             finally:
                 conn.close()
         except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorname", "SQLITE_READONLY") not in (
+                "SQLITE_READONLY",
+                "SQLITE_CANTOPEN",
+                "SQLITE_PERM",
+                "SQLITE_AUTH",
+            ):
+                return problems  # damaged, not read-only: restore_db and the checks say so
             problems.append(
                 f"Die Datenbank {database} kann nicht geschrieben werden ({exc}); "
                 "Schreibrechte der Datei prüfen."
@@ -453,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    problems = write_problems(data)
+    # a restore replaces the database, damaged or not: only the folders must take files
+    problems = write_problems(data, check_database=restore is None)
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 1
@@ -496,7 +504,10 @@ def main(argv: list[str] | None = None) -> int:
     print(_banner(base, data, addresses, args.demo), flush=True)
 
     stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal was closed
+    # SIGHUP: the terminal was closed (POSIX only; Windows has no such signal)
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is None:
+            continue
         signal.signal(signum, lambda *_: stop.set())
     try:
         next_backup = time.monotonic() + args.backup_minutes * 60

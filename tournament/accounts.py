@@ -54,9 +54,12 @@ def is_local(request) -> bool:
     if any(request.META.get(header) for header in PROXY_HEADERS):
         return False
     try:
-        return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
+        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
     except ValueError:
         return False
+    # the laptop's own browser on a dual-stack socket ("--bind ::") is ::ffff:127.0.0.1
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def create_director(username: str, password: str, *, first: bool = False):

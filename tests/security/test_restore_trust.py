@@ -237,3 +237,19 @@ def test_a_backup_changing_a_known_accounts_password_is_refused_unless_accepted(
     with pytest.raises(backup.BackupError, match="andere Passwörter für die Konten leitung"):
         backup.restore_database(other, live)
     backup.restore_database(other, live, allow_new_privileged=True)  # confirmed
+
+
+def test_the_programs_own_long_correction_reason_does_not_refuse_its_backup(live, tmp_path):
+    """Review finding: a correction reason may have 300 characters, simple_history's
+    history_change_reason 100; SQLite keeps the longer text, and the length check refused
+    every later backup of the evening."""
+    copy = _tampered(
+        live,
+        tmp_path / "long-reason.sqlite3",
+        "UPDATE scoring_historicalhand SET history_change_reason = printf('%.*c', 300, 'r')",
+    )
+    conn = sqlite3.connect(copy)
+    try:
+        assert backup.content_problems(conn) == []
+    finally:
+        conn.close()

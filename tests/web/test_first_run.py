@@ -147,3 +147,15 @@ def test_the_command_line_makes_a_director_in_german(monkeypatch):
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
     with pytest.raises(CommandError, match="Kein Konto angelegt"):
         call_command("leitung_anlegen", benutzer="vorstand", stdout=out, stderr=StringIO())
+
+
+def test_the_laptop_on_a_dual_stack_socket_is_local(venue_settings):
+    """Review finding: with ``--bind ::`` the laptop's browser arrives as
+    ``::ffff:127.0.0.1``, which is not "loopback" to Python's ipaddress."""
+    from django.test import RequestFactory
+
+    from tournament import accounts
+
+    request = RequestFactory().get("/", REMOTE_ADDR="::ffff:127.0.0.1")
+    assert accounts.is_local(request)
+    assert not accounts.is_local(RequestFactory().get("/", REMOTE_ADDR="::ffff:192.168.1.5"))

@@ -270,3 +270,13 @@ def test_a_failing_backup_never_undoes_or_breaks_a_round_close(tmp_path, setting
     tournament = make_tournament(players=9)
     services.close_round(tournament.round_set.get(number=1), reason="Test: ohne Spiele")
     assert tournament.round_set.get(number=1).status == "closed"
+
+
+def test_a_damaged_database_is_left_to_the_restore_not_refused_as_read_only(tmp_path):
+    """Review finding: the start's write check took a damaged database for a read-only
+    one, so ``scripts/venue --restore`` was refused exactly when it was needed."""
+    data = tmp_path / "daten"
+    (data / venue.BACKUP_FOLDER).mkdir(parents=True)
+    (data / venue.DATABASE_FILE).write_bytes(b"kein SQLite " * 100)
+    assert venue.write_problems(data) == []
+    assert venue.write_problems(data, check_database=False) == []
