@@ -449,11 +449,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
                     _("Tisch %(n)s kann wieder bestätigen.") % {"n": table.number},
                 )
         elif "neu" in request.POST and round_ is not None:
-            try:
-                number = parse_number(request.POST.get("tisch"), "tisch", 10_000)
-            except BadNumber:
-                number = None
-            table = round_.tables.filter(number=number).first() if number else None
+            table = _posted_table(request, round_)
             if table is None:
                 messages.error(request, _("Tisch: bitte einen Tisch dieser Runde wählen."))
             else:

@@ -95,3 +95,15 @@ def test_series_rows_escape_hostile_names_and_clubs(client):
     series = save_series(name="Cup", season="2026", tournaments=[evening(3), evening(4)])
     page = client.get(f"/serie/{series.pk}/").content.decode()
     assert_inert(page)
+
+
+def test_pair_names_are_escaped_inside_their_isolates():
+    """The pairs table marks only its literal ``<br>`` safe; each partner's typed name is
+    escaped inside its ``<bdi>`` (issue 38.10)."""
+    from scoring.tables import PairStandingsTable
+
+    hostile = ['"><script>alert(1)</script>', "Anna\r\x0curl(file:///etc/passwd)"]
+    html = str(PairStandingsTable.render_name(None, hostile))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert html.count("<bdi>") == 2 and html.count("<br>") == 1
+    assert "&quot;&gt;" in html or "&#x27;" in html or "&quot;" in html
