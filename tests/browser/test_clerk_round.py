@@ -92,8 +92,9 @@ def test_clerk_enters_a_round_by_keyboard_and_public_page_follows(
     tournament.clerks.add(clerk)
 
     public = browser.new_context().new_page()
-    public.goto(f"{live_server.url}/turnier/{tournament.pk}/")
-    assert public.locator("#standings td.total").first.inner_text() == "0"
+    response = public.goto(f"{live_server.url}/turnier/{tournament.pk}/")
+    assert response is not None and response.ok, response and response.status
+    sync_api.expect(public.locator("#standings td.total").first).to_have_text("0")
 
     page = browser.new_context().new_page()
     page.goto(f"{live_server.url}/accounts/login/?next=/turnier/{tournament.pk}/runde/1/tisch/1/")

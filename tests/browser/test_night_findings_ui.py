@@ -174,13 +174,25 @@ def _wrong_trick_sum(page) -> None:
     page.fill("[name='tricks_1']", "100")
 
 
+def _settled_boxes(page, *selectors: str) -> list[dict]:
+    """The boxes of the elements once no live check is in flight: a later answer swaps the
+    error holders out of band, and a box read during a swap is None."""
+    for _ in range(100):
+        sync_api.expect(page.locator(".htmx-request")).to_have_count(0)
+        boxes = [page.locator(selector).bounding_box() for selector in selectors]
+        if all(box is not None for box in boxes):
+            return boxes
+        page.wait_for_timeout(50)
+    pytest.fail(f"{selectors} never settled on the screen")
+
+
 def _one_error_for_the_row(page, width: int) -> None:
+    sync_api.expect(page.locator(".htmx-request")).to_have_count(0)
     holders = page.locator("#eingabe .err", has_text=SUM_MESSAGE)
     assert holders.count() == 1
     row = page.locator("#err-tricks")
     assert SUM_MESSAGE in row.inner_text()
-    box = row.bounding_box()
-    table = page.locator("table.seat-entry").bounding_box()
+    box, table = _settled_boxes(page, "#err-tricks", "table.seat-entry")
     # at the width of the trick fields' table (not in one ~70 px column), on the screen
     assert box["width"] >= table["width"] - 2 and box["width"] >= 300, (box, table)
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
