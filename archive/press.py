@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from io import BytesIO
 
 import docx
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import selectors
 from scoring.models import RoundTotal
 from series.selectors import series_standings
+from tournament import formatting
 from tournament.models import Round, Seat, Tournament
 from tournament.text import xml_safe
 
@@ -40,7 +40,7 @@ class Options:
 
 
 def _points(value: int) -> str:
-    return number_format(value, force_grouping=True)
+    return formatting.points(value)
 
 
 def _listing(names: list[str]) -> str:

@@ -22,7 +22,7 @@ from functools import cached_property
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -31,6 +31,7 @@ from scoring import links, selectors
 from scoring.models import Hand, account_label
 from scoring.qr import qr_data_uri, reachable_by_phones
 from scoring.services import active_positions, dealer_for, partner_teams
+from tournament import formatting
 from tournament.formatting import name_sort_key
 from tournament.models import Category, Registration, Round, Seat, Table, Tournament
 
@@ -86,9 +87,7 @@ def correction_marks() -> dict[str, str]:
     }
 
 
-def ruleset_name(ruleset: Ruleset) -> str:
-    """The ruleset's name in the active language (``name_en`` in English)."""
-    return ruleset.name_en if translation.get_language() == "en" else ruleset.name_de
+ruleset_name = formatting.ruleset_name
 
 
 @dataclass
@@ -155,7 +154,9 @@ def _named(seat: Seat) -> str:
 
 
 def _blank_if_none(value) -> str:
-    return "" if value is None else str(value)
+    """A sheet cell's text: points grouped with a real minus sign ("−1.200",
+    :func:`tournament.formatting.points`), a dash or mark as it is, ``None`` blank."""
+    return "" if value is None else str(formatting.points(value))
 
 
 @dataclass
@@ -226,7 +227,7 @@ class SheetPage:
                 )
         if self.last:
             for p in range(len(sheet.seats)):
-                fields[f"total-{p}"] = str(sheet.totals[p]) if sheet.totals else ""
+                fields[f"total-{p}"] = formatting.points(sheet.totals[p]) if sheet.totals else ""
                 fields[f"sign-{p}"] = _named(sheet.seats[p])
             if sheet.corrections:
                 fields["corrections"] = " · ".join(sheet.corrections)
@@ -492,7 +493,7 @@ def _correction_text(hand: Hand, versions: list[selectors.HandVersion]) -> str:
         "when": timezone.localtime(when).strftime("%d.%m.%Y %H:%M"),
     }
     if previous is not None:
-        before = " / ".join(str(s) for s in previous.scores)
+        before = " / ".join(formatting.points(s) for s in previous.scores)
         text += "; " + _("vorher %(before)s Punkte") % {"before": before}
     if latest is not None and latest.adjustment:
         text += "; " + _("Nachtrag der Turnierleitung nach Rundenschluss: %(reason)s") % {

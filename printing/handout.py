@@ -28,12 +28,13 @@ from rules import Ruleset, best_meld
 from rules.cards import SUITS, deck_ranks
 from rules.ruleset import Bonus, MeldSpec, Penalty
 from scoring.selectors import tie_break_note
+from tournament import formatting
 from tournament.formatting import euro, ordinal_word
 from tournament.models import Tournament
 
-# the one minus sign of every printed document: the score sheets, lists and exports print
-# Python's "-520", so the handout does too (issue 26: it printed "−520", U+2212)
-MINUS = "-"
+# the one minus sign of every printed document and page, U+2212 as the lists and sheets
+# print it (issue 37.20; issue 26 had asked for one sign, then the hyphen everywhere)
+MINUS = formatting.MINUS
 
 # The club's words: German rank and suit names, the name of the Dabb and of conceding.
 TERMS = {

@@ -97,5 +97,6 @@ def prizes(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "awards": prize_list(tournament, public=True),
             "tie_break_note": selectors.tie_break_note(tournament),
+            "finished": selectors.evening_finished(tournament),
         },
     )

@@ -481,6 +481,16 @@ def running_totals(hands: list[Hand], size: int) -> list[list[int]]:
     return out
 
 
+def evening_finished(tournament: Tournament) -> bool:
+    """Whether every round of ``tournament`` is closed and none runs: the results are the
+    final ones (as a series counts an evening, :mod:`series.selectors`); two queries."""
+    rounds = tournament.round_set
+    return (
+        not rounds.exclude(status=Round.Status.CLOSED).exists()
+        and rounds.filter(status=Round.Status.CLOSED).count() >= tournament.rounds
+    )
+
+
 def round_status(tournament: Tournament) -> dict | None:
     """What the projector's header says about the evening: the running round (else the
     latest closed one) as ``{"number", "running", "done", "tables"}`` (tables complete of

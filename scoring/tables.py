@@ -9,6 +9,7 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from tournament import formatting
 from tournament.models import Category, Tournament
 
 from .selectors import PairRow, StandingRow, category_standings, pair_standings, standings
@@ -17,6 +18,17 @@ from .selectors import PairRow, StandingRow, category_standings, pair_standings,
 def _cells(classes: str) -> dict:
     """Column attrs giving header and data cells the same ``classes``."""
     return {"th": {"class": classes}, "td": {"class": classes}}
+
+
+class PointsColumn(tables.Column):
+    """A column of points: shown grouped with a real minus sign in the active language
+    ("−1.720", :func:`tournament.formatting.points`), exported as the plain integer."""
+
+    def render(self, value):
+        return formatting.points(value)
+
+    def value(self, value):
+        return value
 
 
 def _numbers_and_columns(
@@ -29,7 +41,7 @@ def _numbers_and_columns(
     extra = [
         (
             f"r{n}",
-            tables.Column(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
+            PointsColumn(verbose_name=_("R%(n)s") % {"n": n}, attrs=_cells("num c-round")),
         )
         for n in numbers
     ]
@@ -68,7 +80,7 @@ class StandingsTable(tables.Table):
     start_number = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
     name = tables.Column(verbose_name=_("Name"), attrs=_cells("c-name"))
     club = tables.Column(verbose_name=_("Verein"), attrs=_cells("c-club"))
-    total = tables.Column(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
+    total = PointsColumn(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
     won = tables.Column(verbose_name=_("gew."), attrs=_cells("num c-games"))
     lost = tables.Column(verbose_name=_("verl."), attrs=_cells("num c-games"))
     # shown after the name on the page, a column of its own in the exports
@@ -112,6 +124,8 @@ class StandingsTable(tables.Table):
             (column.name, column.attrs["td"].as_html(), column.default) for column in self.columns
         ]
         grouped = settings.USE_THOUSAND_SEPARATOR
+        separator = formatting.thousands_separator()
+        point_columns = {c.name for c in self.columns if isinstance(c.column, PointsColumn)}
         parts = []
         for counter, record in enumerate(self.data.data):
             parts.append('<tr class="odd">' if counter % 2 else '<tr class="even">')
@@ -125,7 +139,9 @@ class StandingsTable(tables.Table):
                     cell = self.render_club(value)
                 else:
                     cell = value
-                if type(cell) is int and not grouped:
+                if type(cell) is int and name in point_columns:
+                    text = formatting.points(cell, separator)  # "−1.720" (issue 37.20)
+                elif type(cell) is int and not grouped:
                     text = str(cell)  # what localize() gives an int without grouping
                 else:
                     text = conditional_escape(localize(cell))
@@ -172,30 +188,32 @@ class PairStandingsTable(tables.Table):
     entries as in :class:`StandingsTable`."""
 
     rank = tables.Column(verbose_name=_("Platz"), attrs=_cells("num c-rank"))
-    # the pair number and the start numbers stay on a phone, like "Nr." does
     pair = tables.Column(verbose_name=_("Paar"), attrs=_cells("num c-pair"))
-    start_numbers = tables.Column(verbose_name=_("Nr."), attrs=_cells("num c-no"))
+    # on the page each partner's start number stands in the name cell on the partner's own
+    # line (issue 37.40: in a column of their own, a wrapped name put the second number
+    # beside the first name); the exports keep them in a column ("3 / 11")
+    start_numbers = tables.Column(verbose_name=_("Nr."), visible=False)
     name = tables.Column(verbose_name=_("Spieler"), attrs=_cells("c-name"))
     club = tables.Column(verbose_name=_("Verein"), attrs=_cells("c-club"))
-    total = tables.Column(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
+    total = PointsColumn(verbose_name=_("Gesamt"), attrs=_cells("num total c-total"))
     won = tables.Column(verbose_name=_("gew."), attrs=_cells("num c-games"))
     lost = tables.Column(verbose_name=_("verl."), attrs=_cells("num c-games"))
-
-    def render_start_numbers(self, value):
-        """One start number a line on the page, beside its partner's name (a phone keeps
-        this column: a partner without consent to public names is "—" and found by it)."""
-        # only the literal separator is marked safe; the start numbers (digits from the
-        # database, never typed text) are escaped by "{}" all the same
-        return format_html_join(mark_safe("<br>"), "{}", ((n,) for n in value.split(" / ")))
 
     def value_start_numbers(self, value):
         """Both in one cell of an export: "3 / 11"."""
         return value
 
-    def render_name(self, value):
-        """One partner a line on the page."""
-        # only the literal separator is marked safe; each name is escaped by "{}"
-        return format_html_join(mark_safe("<br>"), "<bdi>{}</bdi>", ((name,) for name in value))
+    def render_name(self, value, record):
+        """One partner a line on the page, each after his start number ("3 Anna Maier"): a
+        partner without consent to public names is "—" and found by the number; the
+        typed name isolated (<bdi>)."""
+        numbers = record["start_numbers"].split(" / ")
+        # only the literal separator is marked safe; numbers and names are escaped by "{}"
+        return format_html_join(
+            mark_safe("<br>"),
+            '<span class="pair-no">{}</span> <bdi>{}</bdi>',
+            zip(numbers, value, strict=False),
+        )
 
     def value_name(self, value):
         """Both partners in one cell of an export: "Anna Maier / Bernd Huber"."""

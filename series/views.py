@@ -13,6 +13,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from tournament import formatting
 from tournament.models import Series
 from tournament.views import _apply_errors
 
@@ -29,6 +30,11 @@ def series_rows_html(standings: SeriesStandings) -> str:
     this loop in a tenth of it (docs/performance.md, "Series")."""
     placement = standings.series.counting == Series.Counting.PLACEMENT
     struck_title = escape(_("gestrichen: zählt nicht"))
+    separator = formatting.thousands_separator()
+
+    def pts(value):
+        return formatting.points(value, separator)
+
     out = []
     for row in standings.rows:
         rank = "–" if row.rank is None else f"{row.rank}."
@@ -45,19 +51,19 @@ def series_rows_html(standings: SeriesStandings) -> str:
             sub = ""
             if placement:
                 place = f"{c.place}." if c.place else "–"
-                sub = f'<br><span class="small muted">{place} ({c.points})</span>'
+                sub = f'<br><span class="small muted">{place} ({pts(c.points)})</span>'
             if c.struck:
                 cells.append(
-                    f'<td class="num c-round struck" title="{struck_title}">{c.value}{sub}</td>'
+                    f'<td class="num c-round struck" title="{struck_title}">{pts(c.value)}{sub}</td>'
                 )
             else:
-                cells.append(f'<td class="num c-round">{c.value}{sub}</td>')
+                cells.append(f'<td class="num c-round">{pts(c.value)}{sub}</td>')
         unranked = ' class="unranked"' if row.rank is None else ""
         out.append(
             f'<tr{unranked}><td class="num">{rank}</td>'
             f'<td class="c-name">{name}</td><td class="c-club"><bdi>{escape(row.club)}</bdi></td>'
             f'{"".join(cells)}<td class="num">{row.played}</td>'
-            f'<td class="num total c-total">{row.total}</td></tr>'
+            f'<td class="num total c-total">{pts(row.total)}</td></tr>'
         )
     # typed text (name, club) and the translated labels go through escape() above; the
     # rest are ints and fixed markup (tests/security/test_fast_rows.py)

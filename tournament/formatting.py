@@ -18,6 +18,47 @@ def euro(amount: Decimal | int | float) -> str:
     return f"{number}\u00a0€"
 
 
+def ruleset_name(ruleset) -> str:
+    """The ruleset's name in the active language: ``name_en`` in English (issue 37.39: the
+    English website's subtitle said "Partnerschaft 250"), else ``name_de``."""
+    if translation.get_language() == "en" and getattr(ruleset, "name_en", ""):
+        return ruleset.name_en
+    return ruleset.name_de
+
+
+MINUS = "\u2212"  # the typographic minus sign, not the hyphen (issue 37.20)
+
+
+def thousands_separator() -> str:
+    """The active language's thousands separator: "." in German, "," in English (Django's
+    locale formats)."""
+    return formats.get_format("THOUSAND_SEPARATOR", use_l10n=True)
+
+
+def points(value, separator: str | None = None):
+    """Points (an ``int``) as people read them, in one style on every page and print
+    (issue 37.20 and 37.21: "-1720", "6 670" and "6.670" stood side by side):
+
+    - a real minus sign (U+2212), never the hyphen: "−520";
+    - four digits stay together, as Duden and the rule texts write them ("1500", "−2000");
+      from five digits on, groups of three with the active language's separator (Django's
+      locale formats): "12.340" in German, "12,340" in English.
+
+    Anything that is not an ``int`` (a dash, "", ``None``) comes back unchanged.
+    ``separator`` saves the locale lookup in a loop over thousands of cells
+    (:func:`thousands_separator`).  Exports (CSV, XLSX) keep plain integers; this is for
+    what is read."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value
+    magnitude = abs(value)
+    if magnitude >= 10_000:
+        sep = thousands_separator() if separator is None else separator
+        text = f"{magnitude:,}".replace(",", sep)
+    else:
+        text = str(magnitude)
+    return f"{MINUS}{text}" if value < 0 else text
+
+
 def ordinal_word(n: int) -> str:
     """The ordinal of ``n`` as the word that follows "vom …" / "from the …": "dritten" /
     "third" for 2 to 12, else the figure with its mark ("13." / "13th")."""

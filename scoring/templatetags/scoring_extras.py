@@ -2,6 +2,8 @@
 
 from django import template
 
+from tournament.templatetags import binokel_format
+
 register = template.Library()
 
 
@@ -25,21 +27,8 @@ def at(sequence, index):
         return ""
 
 
-@register.filter
-def points(value):
-    """Points with a thin no-break space between thousands, as the club writes them on the
-    board ("1 240", "-1 050"); anything else unchanged."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return value
-    return f"{value:,}".replace(",", "\u202f")
-
-
-@register.filter
-def euro(value):
-    """An amount in euros as the active language writes it: "0,50 €" / "€0.50"
-    (:func:`tournament.formatting.euro`); ``None`` and "" stay empty."""
-    from tournament.formatting import euro as formatted
-
-    if value is None or value == "":
-        return ""
-    return formatted(value)
+# the number and name filters live with the formatting they use (tournament app); the
+# scoring templates get them with this library too
+register.filter("points", binokel_format.points)
+register.filter("euro", binokel_format.euro)
+register.filter("ruleset_name", binokel_format.ruleset_name)

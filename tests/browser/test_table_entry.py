@@ -18,6 +18,7 @@ from scoring import links, services
 from scoring.models import Hand
 from tests.browser.test_clerk_round import CHROMIUM, hands_for  # noqa: F401 (skips without Chromium)
 from tests.conftest import make_tournament
+from tournament.formatting import points
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
 
@@ -133,7 +134,7 @@ def test_table_enters_confirms_and_survives_a_wifi_drop(transactional_db, live_s
     }
     text = standings.locator("#standings").inner_text()
     for name, total in totals.items():
-        assert name in text and str(total) in text.replace(".", "")
+        assert name in text and points(total) in text
     assert "unbestätigt" not in standings.locator("#standings tbody").inner_text()
 
 

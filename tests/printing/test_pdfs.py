@@ -136,7 +136,10 @@ def test_filled_sheet_shows_scores_totals_and_marks_corrections(tournament, cler
     assert "vorläufig: die Runde läuft noch" in page  # the round is still running
     totals = [a + b for a, b in zip(saved.scores, corrected.scores, strict=True)]
     total_line = next(line for line in page.splitlines() if "Zwischenstand" in line)
-    assert [int(x) for x in re.findall(r"-?\d+", total_line.split(")", 1)[1])] == totals
+    assert [
+        int(x.replace("\u2212", "-"))
+        for x in re.findall(r"[-\u2212]?\d+", total_line.split(")", 1)[1])
+    ] == totals
     assert "K = korrigiert, N = Nachtrag" in squash(page)
     # the English key names the English marks (issue 37.7: "K = corrected" beside "C")
     from django.utils import translation
@@ -191,7 +194,7 @@ def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
                 "ab 150 in Schritten von 10",
                 "acht (alle) 1000 1000 1000 1000",
                 "auf Zehner gerundet",
-                "ohne Tapp (Tapp bleibt zu) +2000. Verloren -2000.",
+                "ohne Tapp (Tapp bleibt zu) +2000. Verloren \u22122000.",
                 "Rundgang (ein Paar in jeder Farbe): 240",
                 "Abschreiben:",
             ],
@@ -204,7 +207,7 @@ def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
                 "Siebener",
                 "Doppelte",
                 "1500",
-                "Wert +1000, verloren -1000.",
+                "Wert +1000, verloren \u22121000.",
                 "10 Punkte je Spieler im Spiel (zu dritt 30, zu viert 40)",
             ],
             ["ohne Rundung", "Abschreiben"],

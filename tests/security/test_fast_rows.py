@@ -80,14 +80,14 @@ def test_pair_standings_escape_each_partner(client):
 
 @pytest.mark.parametrize("text", [text for pair in HOSTILE for text in pair])
 def test_pair_start_number_cell_escapes_all_but_its_line_break(text):
-    # the cell marks only its "<br>" safe; were anything but digits ever to reach it,
-    # it would come out as text
+    # the name cell marks only its "<br>" and its own tags safe; were anything but digits
+    # ever to reach the start numbers beside the names, they would come out as text
     from scoring.tables import PairStandingsTable
 
-    html = str(PairStandingsTable([]).render_start_numbers(f"3 / {text}"))
+    html = str(PairStandingsTable([]).render_name(["A", "B"], {"start_numbers": f"3 / {text}"}))
     first, second = html.split("<br>")
-    assert first == "3"
-    assert second == conditional_escape(text)
+    assert first == '<span class="pair-no">3</span> <bdi>A</bdi>'
+    assert second == f'<span class="pair-no">{conditional_escape(text)}</span> <bdi>B</bdi>'
     assert "<script>" not in html and "<img" not in html and "<style>" not in html
 
 
@@ -103,7 +103,7 @@ def test_pair_names_are_escaped_inside_their_isolates():
     from scoring.tables import PairStandingsTable
 
     hostile = ['"><script>alert(1)</script>', "Anna\r\x0curl(file:///etc/passwd)"]
-    html = str(PairStandingsTable.render_name(None, hostile))
+    html = str(PairStandingsTable.render_name(None, hostile, {"start_numbers": "1 / 2"}))
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert html.count("<bdi>") == 2 and html.count("<br>") == 1
     assert "&quot;&gt;" in html or "&#x27;" in html or "&quot;" in html

@@ -42,7 +42,7 @@ def test_the_report_gives_the_evenings_facts(results_night):
         f"Vorname8 Nachname8 (TSV) und {NOBODY}."
     )
     assert places.startswith("Die weiteren Plätze: 4. ")
-    assert "7. Vorname2 Nachname2 (TSV), -560 Punkte" in places
+    assert "7. Vorname2 Nachname2 (TSV), \u2212560 Punkte" in places
     for hidden in ("Vorname3", "Vorname6", "Vorname9"):
         assert hidden not in text
 
@@ -57,7 +57,7 @@ def test_the_director_chooses_places_lantern_and_leaving_out(results_night):
     assert "4. Vorname7 Nachname7 (TSV), 250 Punkte" in short
     assert "7. " not in short.split("Rote Laterne")[0]  # only places up to 4 in the list
     assert short.endswith(
-        "Die Rote Laterne mit -560 Punkten: Vorname2 Nachname2 (TSV), Vorname4 Nachname4 (TSV) "
+        "Die Rote Laterne mit \u2212560 Punkten: Vorname2 Nachname2 (TSV), Vorname4 Nachname4 (TSV) "
         "und Vorname5 Nachname5 (TSV)."
     )
     plain = press.press_report(results_night, press.Options(places=4))
