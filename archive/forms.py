@@ -21,7 +21,7 @@ class PressOptionsForm(forms.Form):
     hidden = forms.ChoiceField(
         label=_("Spieler ohne Einwilligung"),
         choices=[
-            (press.ANONYMOUS, _("„ein Teilnehmer, der nicht genannt werden möchte“")),
+            (press.ANONYMOUS, _("„eine Person, die nicht genannt werden möchte“")),
             (press.OMIT, _("weglassen")),
         ],
         initial=press.ANONYMOUS,

@@ -2,7 +2,7 @@
 the next day, as plain text the director can edit, and as a Word document (python-docx).
 
 It names players only with their consent, as the public pages do.  A player without it is
-either "ein Teilnehmer, der nicht genannt werden möchte" or left out, as the director
+either "eine Person, die nicht genannt werden möchte" or left out, as the director
 chooses (:data:`ANONYMOUS`, :data:`OMIT`); a place that is left out keeps its number for the
 others ("2. …, 4. …").
 """
@@ -22,6 +22,8 @@ from series.selectors import series_standings
 from tournament import formatting
 from tournament.models import Round, Seat, Tournament
 from tournament.text import xml_safe
+
+from .models import PressReport
 
 ANONYMOUS = "anonymous"
 OMIT = "omit"
@@ -59,10 +61,25 @@ def _who(row, options: Options) -> str | None:
         names = [w for w in (_who(m, options) for m in members) if w]
         return " / ".join(names) if names else None
     if not row.name:
-        return (
-            None if options.hidden == OMIT else _("ein Teilnehmer, der nicht genannt werden möchte")
-        )
+        return None if options.hidden == OMIT else _anonymous()
     return f"{row.name} ({row.club})" if row.club else row.name
+
+
+def _anonymous() -> str:
+    """How the report names a player who declined publication: a neutral phrase (the
+    registration says nothing of a player's sex)."""
+    return _("eine Person, die nicht genannt werden möchte")
+
+
+def _anonymous_once(text: str) -> str:
+    """``text`` with the anonymous phrase (:func:`_anonymous`) in full only where it first
+    stands; after that the short form (issue 37.6: four times in one paragraph)."""
+    phrase = _anonymous()
+    first = text.find(phrase)
+    if first < 0:
+        return text
+    head, tail = text[: first + len(phrase)], text[first + len(phrase) :]
+    return head + tail.replace(phrase, _("eine weitere Person ohne Namensnennung"))
 
 
 def _named(rows, options: Options) -> str:
@@ -88,8 +105,9 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
     the next places up to ``options.places``, each category's best, the last place if
     ``options.lantern``; and, once the evening is finished, the leader of each series it
     belongs to as the series stood after it.  A pairs event lists pairs.  Points are game
-    points.  Each name stands at the end of its sentence or before a comma, so "ein
-    Teilnehmer, der nicht genannt werden möchte" reads in every place.  Characters a
+    points.  Each name stands at the end of its sentence or before a comma, so "eine
+    Person, die nicht genannt werden möchte" reads in every place (in full the first
+    time, then short).  Characters a
     file cannot hold (older data: a control character in a name) are spaces."""
     closed = tournament.round_set.filter(status=Round.Status.CLOSED).count()
     if tournament.event_type == Tournament.EventType.PAIRS:
@@ -114,7 +132,7 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
                 "where": where,
                 "date": tournament.date.strftime("%d.%m.%Y"),
                 "name": tournament.name,
-                "ruleset": tournament.ruleset.name_de,
+                "ruleset": formatting.ruleset_name(tournament.ruleset),
             }
         )
         paragraphs.append(_("Noch ist keine Runde abgeschlossen."))
@@ -132,7 +150,7 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
             "name": tournament.name,
             "tables": tables,
             "played": played,
-            "ruleset": tournament.ruleset.name_de,
+            "ruleset": formatting.ruleset_name(tournament.ruleset),
         }
     )
     running = closed < tournament.rounds
@@ -181,7 +199,7 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
                 % {"who": names, "points": _points(last[0].total)}
             )
     if running:
-        return xml_safe("\n\n".join(paragraphs))  # the series counts a finished evening
+        return xml_safe(_anonymous_once("\n\n".join(paragraphs)))  # series: finished only
     for series in tournament.series.all():
         standing = series_standings(series, public=True, until=tournament)
         leaders = [r for r in standing.rows if r.rank == 1]
@@ -197,7 +215,7 @@ def press_report(tournament: Tournament, options: Options = Options()) -> str:
                     "points": _points(leaders[0].total),
                 }
             )
-    return xml_safe("\n\n".join(paragraphs))
+    return xml_safe(_anonymous_once("\n\n".join(paragraphs)))
 
 
 def paragraphs_of(text: str) -> list[str]:
@@ -209,6 +227,22 @@ def paragraphs_of(text: str) -> list[str]:
         for b in blocks
         if b.strip()
     ]
+
+
+def save_report(tournament: Tournament, text: str, user=None):
+    """Keep ``text`` (the report as edited) as the tournament's newest
+    :class:`archive.models.PressReport`, unless it equals the newest already kept; returns
+    the newest version."""
+    latest = saved_report(tournament)
+    if latest is not None and latest.text == text:
+        return latest
+    return PressReport.objects.create(tournament=tournament, text=text, saved_by=user)
+
+
+def saved_report(tournament: Tournament):
+    """The newest saved version of the report (:class:`archive.models.PressReport`) or
+    ``None``."""
+    return PressReport.objects.filter(tournament=tournament).select_related("saved_by").first()
 
 
 def report_docx(text: str, title: str, author: str = "") -> bytes:

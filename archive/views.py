@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -100,23 +101,33 @@ def series_site_export(request: HttpRequest, pk: int) -> HttpResponse:
 @permission_required("tournament.change_round", raise_exception=True)
 def press_report(request: HttpRequest, pk: int) -> HttpResponse:
     """The newspaper report ("Pressebericht"): the options (``GET``) make the text, shown
-    in a box to edit; ``POST`` downloads the edited text as plain text or DOCX
+    in a box to edit; opened without options, the page shows the newest saved version if
+    there is one.  ``POST`` keeps the edited text (every version, :class:`PressReport`)
+    and, unless the button was "Speichern", downloads it as plain text or DOCX
     (:mod:`archive.press`).  Invalid options or text are shown at their field (422)."""
     tournament = get_object_or_404(Tournament, pk=pk)
     options = PressOptionsForm(request.GET or None)
     status = 200
+    saved = press.saved_report(tournament)
     if request.method == "POST":
         edited = PressTextForm(request.POST)
         if edited.is_valid():
+            press.save_report(tournament, edited.cleaned_data["text"], request.user)
+            if request.POST.get("action") == "save":
+                messages.success(request, _("Der Text ist gespeichert."))
+                return redirect("archive:press", pk=tournament.pk)
             author = request.user.get_full_name() or request.user.get_username()
             return _press_download(tournament, edited.cleaned_data, author)
         status = 422
     elif options.is_bound and not options.is_valid():
         edited, status = None, 422
+    elif saved is not None and not options.is_bound:
+        edited = PressTextForm(initial={"text": saved.text, "format": "docx"})
     else:
         chosen = options.options() if options.is_bound else press.Options()
         text = press.press_report(tournament, chosen)
         edited = PressTextForm(initial={"text": text, "format": "docx"})
+        saved = None  # the box holds a new text, not the saved one
     return render(
         request,
         "archive/press_report.html",
@@ -124,6 +135,7 @@ def press_report(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "options": options if options.is_bound else PressOptionsForm(),
             "edited": edited,
+            "saved": saved,
         },
         status=status,
     )

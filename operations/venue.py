@@ -328,6 +328,34 @@ class _GermanArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: Fehler: {message}\n")
 
 
+def run_command(data: Path, command: list[str], caller: Path) -> int:
+    """Run ``manage.py`` with ``command`` on the evening kept in ``data`` (issue 37.28: the
+    README's commands did not find the venue's data folder).  Nothing is created: a
+    missing folder or database is a German message and exit status 1.  Relative paths in
+    the command's arguments stay relative to ``caller`` (where the command was typed).
+    Returns the command's exit status."""
+    if not command:
+        print(
+            "--befehl braucht einen Befehl, z. B. --befehl export_site 1 webseite.zip",
+            file=sys.stderr,
+        )
+        return 2
+    database = data / DATABASE_FILE
+    if not database.is_file():
+        print(
+            f"Im Datenordner {data} liegt keine Datenbank ({DATABASE_FILE}). Den Ordner "
+            "angeben, mit dem scripts/venue den Abend gestartet hat (--data ORDNER).",
+            file=sys.stderr,
+        )
+        return 1
+    environ = {**os.environ, **environment(data, "http://127.0.0.1", ["127.0.0.1", "localhost"])}
+    environ.pop("BINOKEL_FIRST_RUN_PAGE", None)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *command], cwd=caller, env=environ
+    )
+    return done.returncode
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``scripts/venue``, with German help for every option."""
     parser = _GermanArgumentParser(
@@ -414,6 +442,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="vor dem Start ein Konto der Turnierleitung auf der Kommandozeile anlegen",
     )
     parser.add_argument(
+        "--befehl",
+        metavar="BEFEHL",
+        nargs=argparse.REMAINDER,
+        dest="command",
+        help=(
+            "statt den Server zu starten einen manage.py-Befehl auf den Daten dieses "
+            "Datenordners ausführen, z. B. --befehl export_site 1 ~/webseite.zip "
+            "(alles danach gehört zum Befehl; geht auch, während der Abend läuft)"
+        ),
+    )
+    parser.add_argument(
         "--public-host",
         metavar="ADRESSE",
         help=(
@@ -432,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     # into the repository first and passes that folder on)
     caller = Path(os.environ.get("BINOKEL_CALLER_DIR") or os.getcwd())
     data = (caller / Path(args.data).expanduser()).resolve()
+    if args.command is not None:
+        return run_command(data, args.command, caller)
     try:
         data.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(data, 0o700)  # database, key and backups: the owner's only

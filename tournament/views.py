@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import translate_url
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import check_for_language
+from django.utils.translation import check_for_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -158,15 +158,46 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Kategorie „%(name)s“ angelegt.") % {"name": category})
             return redirect("tournament:registrations", pk=pk)
-    elif action == "categories":
-        members = {
-            c.pk: _posted_start_numbers(
-                request, tournament, f"cat-{c.pk}", _("Kategorie %(name)s") % {"name": c}
-            )
-            for c in tournament.categories.all()
-        }
-        changed = services.set_categories(tournament, members)
-        messages.success(request, _("Kategorien: %(n)s Zuordnungen geändert.") % {"n": changed})
+    elif action in ("marks", "categories", "consent"):
+        # one form for both columns of ticks (issue 37.33: two forms and two buttons, and
+        # "Kategorien speichern" dropped a consent ticked beside it without a word);
+        # "categories" and "consent" alone are what older pages post
+        said = False
+        if action in ("marks", "categories"):
+            members = {
+                c.pk: _posted_start_numbers(
+                    request, tournament, f"cat-{c.pk}", _("Kategorie %(name)s") % {"name": c}
+                )
+                for c in tournament.categories.all()
+            }
+            changed = services.set_categories(tournament, members)
+            if changed or action == "categories":
+                said = True
+                messages.success(
+                    request,
+                    ngettext(
+                        "Kategorien: %(n)s Zuordnung geändert.",
+                        "Kategorien: %(n)s Zuordnungen geändert.",
+                        changed,
+                    )
+                    % {"n": changed},
+                )
+        if action in ("marks", "consent"):
+            numbers = _posted_start_numbers(request, tournament, "consent", _("Zustimmung"))
+            changed = services.set_consents(tournament, numbers)
+            if changed or action == "consent":
+                said = True
+                messages.success(
+                    request,
+                    ngettext(
+                        "Zustimmung bei %(n)s Anmeldung eingetragen.",
+                        "Zustimmung bei %(n)s Anmeldungen eingetragen.",
+                        changed,
+                    )
+                    % {"n": changed},
+                )
+        if not said:
+            messages.info(request, _("Nichts geändert."))
         return redirect("tournament:registrations", pk=pk)
     elif action == "pair" and pair_form.is_valid():
         try:
@@ -191,13 +222,6 @@ def registrations(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, error)
         else:
             messages.success(request, _("Paar %(n)s aufgelöst.") % {"n": value})
-        return redirect("tournament:registrations", pk=pk)
-    elif action == "consent":
-        numbers = _posted_start_numbers(request, tournament, "consent", _("Zustimmung"))
-        changed = services.set_consents(tournament, numbers)
-        messages.success(
-            request, _("Zustimmung bei %(n)s Anmeldungen eingetragen.") % {"n": changed}
-        )
         return redirect("tournament:registrations", pk=pk)
     failed = form.errors or list_form.errors or pair_form.errors or category_error
     categories = list(tournament.categories.prefetch_related("registrations"))

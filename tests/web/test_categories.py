@@ -128,3 +128,30 @@ def test_a_changed_category_shows_at_once_on_the_cached_page(client):
     assert "Nach4" not in client.get(url, {"kategorie": "damen"}).content.decode()
     services.set_categories(tournament, {ladies.pk: [4]})
     assert "Nach4" in client.get(url, {"kategorie": "damen"}).content.decode()
+
+
+def test_consent_and_categories_are_saved_by_one_button(client, director):
+    """Issue 37.33: consent and categories sat in one table with two forms; "Kategorien
+    speichern" dropped a consent ticked beside it without a word, and one change read
+    "1 Zuordnungen"."""
+    tournament = evening()  # start numbers 3 and 6 have not consented
+    youth = services.add_category(tournament, "Jugend")
+    client.force_login(director)
+    url = reverse("tournament:registrations", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert page.count('form="marks-form"') >= 2 * tournament.registrations.count() - 2
+    assert "category-form" not in page and "consent-form" not in page
+    assert page.count('type="submit" form="marks-form"') == 1
+    response = client.post(
+        url, {"action": "marks", "consent": ["3"], f"cat-{youth.pk}": ["5"]}, follow=True
+    )
+    assert tournament.registrations.get(start_number=3).consent_public
+    assert [r.start_number for r in youth.registrations.all()] == [5]
+    said = [str(m) for m in response.context["messages"]]
+    assert "Kategorien: 1 Zuordnung geändert." in said
+    assert "Zustimmung bei 1 Anmeldung eingetragen." in said
+    # sent again unchanged: nothing changes, and the page says so
+    again = client.post(
+        url, {"action": "marks", "consent": ["3"], f"cat-{youth.pk}": ["5"]}, follow=True
+    )
+    assert [str(m) for m in again.context["messages"]] == ["Nichts geändert."]

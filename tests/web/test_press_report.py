@@ -20,7 +20,8 @@ from tournament.models import Player, Round
 
 pytestmark = pytest.mark.django_db
 
-NOBODY = "ein Teilnehmer, der nicht genannt werden möchte"
+NOBODY = "eine Person, die nicht genannt werden möchte"
+AGAIN = "eine weitere Person ohne Namensnennung"
 
 
 def test_the_report_gives_the_evenings_facts(results_night):
@@ -39,8 +40,10 @@ def test_the_report_gives_the_evenings_facts(results_night):
     assert len(first) == 3 and [r.name for r in first].count("") == 2
     assert winners == (
         f"Punktgleich auf Platz 1 mit je {first[0].total} Punkten: {NOBODY}, "
-        f"Vorname8 Nachname8 (TSV) und {NOBODY}."
+        f"Vorname8 Nachname8 (TSV) und {AGAIN}."
     )
+    # issue 37.6: the long phrase once in the whole report, then the short one
+    assert text.count(NOBODY) == 1 and AGAIN in places
     assert places.startswith("Die weiteren Plätze: 4. ")
     assert "7. Vorname2 Nachname2 (TSV), \u2212560 Punkte" in places
     for hidden in ("Vorname3", "Vorname6", "Vorname9"):
@@ -62,7 +65,7 @@ def test_the_director_chooses_places_lantern_and_leaving_out(results_night):
     )
     plain = press.press_report(results_night, press.Options(places=4))
     assert "Rote Laterne" not in plain
-    assert "4. " + NOBODY + ", 250 Punkte" in plain  # start number 3
+    assert "4. " + AGAIN + ", 250 Punkte" in plain  # start number 3 (named once above)
 
 
 def test_category_winners_and_the_series_leader(results_night):
@@ -79,7 +82,7 @@ def test_category_winners_and_the_series_leader(results_night):
     assert "gespielt wurden 3 Runden mit je 12 Spielen" in report and "Stand nach" not in report
     leader = report.split("\n\n")[-1]
     assert leader.startswith("In der Serie Cup 2026 führt nach diesem Abend mit 430 Punkten: ")
-    assert "Vorname8 Nachname8 (TSV)" in leader and NOBODY in leader
+    assert "Vorname8 Nachname8 (TSV)" in leader and AGAIN in leader
 
 
 def test_no_closed_round_no_results_and_no_venue_no_comma(db):
@@ -253,3 +256,32 @@ def test_a_leader_is_not_yet_a_winner_and_a_hidden_winner_keeps_the_sentence(db)
         in hidden
     )
     assert "V1" not in hidden
+
+
+def test_the_edited_report_is_kept_and_shown_again(client, director, results_night):
+    """Issue 37.6: the director's edits were lost on leaving the page.  Every saved
+    version is kept; the page opens with the newest; 'Text neu erstellen' offers a new
+    text without dropping the saved one."""
+    from archive.models import PressReport
+
+    client.force_login(director)
+    url = reverse("archive:press", args=[results_night.pk])
+    edited = "Binokel: Testturnier\n\nUnser eigener Text mit dem Dank an die Wirtin."
+    response = client.post(url, {"text": edited, "format": "docx", "action": "save"})
+    assert response.status_code == 302
+    page = client.get(url).content.decode()
+    assert "Unser eigener Text mit dem Dank an die Wirtin." in page
+    assert 'id="saved-note"' in page
+    # downloading keeps the text as it went out, as a second version
+    download = client.post(url, {"text": edited + " Nachtrag.", "format": "txt"})
+    assert download.status_code == 200 and download.content.decode().endswith("Nachtrag.")
+    versions = list(PressReport.objects.filter(tournament=results_night).values_list("text", flat=True))
+    assert versions == [edited + " Nachtrag.", edited]
+    # a new text from the results is offered on request; the saved versions stay
+    fresh = client.get(url, {"places": 10, "hidden": "anonymous"}).content.decode()
+    assert "Unser eigener Text" not in fresh and "Die weiteren Plätze" in fresh
+    assert PressReport.objects.filter(tournament=results_night).count() == 2
+    # a text that cannot be stored is refused at its field and keeps nothing
+    refused = client.post(url, {"text": "Bad \ufffe", "format": "txt", "action": "save"})
+    assert refused.status_code == 422
+    assert PressReport.objects.filter(tournament=results_night).count() == 2

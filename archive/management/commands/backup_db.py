@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from archive import backup
+from tournament.management.database import require_database
 
 
 class Command(BaseCommand):
@@ -19,6 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--database", default="default", help="database alias")
 
     def handle(self, *args, **options) -> None:
+        require_database()
         try:
             source = backup.configured_database(options["database"])
             report = backup.backup_database(source, options["path"], options["overwrite"])

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from archive import site
 from archive.management.lookup import series_or_error, tournament_or_error
+from tournament.management.database import require_database
 
 
 class Command(BaseCommand):
@@ -25,6 +26,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
+        require_database()
         try:
             if options["series"]:
                 files = site.export_series_site(

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from archive import transfer
 from archive.management.lookup import tournament_or_error
+from tournament.management.database import require_database
 
 
 class Command(BaseCommand):
@@ -24,6 +25,7 @@ class Command(BaseCommand):
         parser.add_argument("--overwrite", action="store_true", help="replace an existing file")
 
     def handle(self, *args, **options) -> None:
+        require_database()
         path = Path(options["path"])
         if path.exists() and not options["overwrite"]:
             raise CommandError(

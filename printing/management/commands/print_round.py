@@ -9,6 +9,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from printing import pdfs
+from tournament.management.database import require_database
 from tournament.models import Round
 
 
@@ -21,6 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("--out", default="out", help="directory for the files (default: out)")
 
     def handle(self, *args, **options) -> None:
+        require_database()
         try:
             round_ = Round.objects.select_related("tournament").get(
                 tournament_id=options["tournament"], number=options["round"]
