@@ -58,6 +58,78 @@ def parse_card(code: object) -> str:
     return rank + suit
 
 
+#: Words for the suits as clubs write them (GLOSSARY: German and French suits, regional
+#: names), lower case, each with its code; a trailing "n" ("Schippen-Ober") is also read.
+SUIT_WORDS: dict[str, str] = {
+    "kreuz": "C", "eichel": "C", "eicheln": "C", "treff": "C",
+    "schippe": "S", "schippen": "S", "pik": "S", "blatt": "S", "grün": "S", "gruen": "S",
+    "laub": "S",
+    "herz": "H", "rot": "H",
+    "schellen": "D", "schelle": "D", "bollen": "D", "karo": "D",
+}  # fmt: skip
+
+#: Words for the ranks (GLOSSARY), lower case, each with its code; the low card is "9"
+#: whether it is called Neun or Siebener.
+RANK_WORDS: dict[str, str] = {
+    "ass": "A", "as": "A", "sau": "A", "daus": "A",
+    "zehn": "T", "zehner": "T", "10": "T",
+    "könig": "K", "koenig": "K", "kenig": "K",
+    "ober": "Q", "dame": "Q",
+    "unter": "J", "bube": "J",
+    "neun": "9", "neuner": "9", "9": "9", "sieben": "9", "siebener": "9", "7": "9",
+}  # fmt: skip
+
+
+class CardWordError(CardError):
+    """Text that :func:`parse_card_words` cannot read as cards; ``word`` is the piece of
+    text it stopped at (for a message at the form field)."""
+
+    def __init__(self, word: str, reason: str):
+        super().__init__(f"{word!r}: {reason}")
+        self.word = word
+        self.reason = reason
+
+
+def parse_card_words(text: str) -> list[str]:
+    """The cards in ``text``, written as codes ("AH TC") or as the club says them
+    ("Herz-Ass, Schippen-Ober", "Eichel Zehn", "Bollen 7"), in any mix, separated by
+    spaces, commas, semicolons or hyphens; returns canonical codes in order (``["AH",
+    "QS"]``).  A name is suit then rank, the order clubs use.  Raises
+    :class:`CardWordError` naming the first word it cannot read (``reason``:
+    ``"unknown"``, or ``"rank missing"`` after a suit word)."""
+    words = [w for w in text.replace(",", " ").replace(";", " ").replace("-", " ").split() if w]
+    cards: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        low = word.lower()
+        suit = SUIT_WORDS.get(low)
+        if suit is not None:
+            following = words[i + 1].lower() if i + 1 < len(words) else ""
+            rank = RANK_WORDS.get(following)
+            if rank is None:
+                shown = f"{word} {words[i + 1]}" if i + 1 < len(words) else word
+                raise CardWordError(shown, "rank missing")
+            cards.append(rank + suit)
+            i += 2
+            continue
+        try:
+            cards.append(parse_card(word))
+        except CardError:
+            raise CardWordError(word, "unknown") from None
+        i += 1
+    return cards
+
+
+def card_name(code: str, language: str = "de") -> str:
+    """The name of a card for people: "Herz-Ass", "Schippe-Ober" in German (the names of
+    :data:`SUIT_NAMES_DE`, :data:`RANK_NAMES_DE`), "ace of hearts" in English."""
+    rank, suit = code[0], code[1]
+    if language == "en":
+        return f"{RANK_NAMES_EN[rank]} of {SUIT_NAMES_EN[suit]}"
+    return f"{SUIT_NAMES_DE[suit]}-{RANK_NAMES_DE[rank]}"
+
+
 def deck_ranks(deck_size: int) -> tuple[str, ...]:
     """Ranks in a pack of ``deck_size`` cards (40: A T K Q J; 48: also the low card).
 

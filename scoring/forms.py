@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules import Ruleset
+from rules.cards import CardWordError, parse_card_words
 from tournament.models import Seat
 
 from .models import Hand
@@ -337,8 +338,23 @@ class RulingForm(forms.Form):
         )
 
 
-def _card_list(value: str) -> list[str]:
-    return [c for c in value.replace(",", " ").upper().split() if c]
+def _cards(value: str) -> list[str]:
+    """The cards typed in a field of the revoke checker, as codes or as the club names
+    them (:func:`rules.cards.parse_card_words`); a German error naming the word it
+    cannot read (issue 37.35: "Schippe-Ass" was refused)."""
+    try:
+        return parse_card_words(value or "")
+    except CardWordError as exc:
+        if exc.reason == "rank missing":
+            message = _(
+                "„%(word)s“: der Rang fehlt oder ist unbekannt (Ass, Zehn, König, Ober, Unter)."
+            )
+        else:
+            message = _(
+                "„%(word)s“ ist keine Karte: mit Namen wie „Herz-Ass“, „Schippe-Ober“ oder als "
+                "Kürzel wie AH, QS angeben."
+            )
+        raise forms.ValidationError(message, code="card", params={"word": exc.word}) from None
 
 
 class PlayCheckForm(forms.Form):
@@ -351,28 +367,41 @@ class PlayCheckForm(forms.Form):
     trick = forms.CharField(
         label=_("Karten im Stich (Ausspiel zuerst)"),
         required=False,
-        max_length=100,
-        widget=forms.TextInput(attrs={"placeholder": "AH TH", "autocapitalize": "characters"}),
+        max_length=200,
+        widget=forms.TextInput(attrs={"placeholder": "Herz-Ass, Herz-Zehn"}),
     )
     hand = forms.CharField(
         label=_("Hand des Spielers (vor dem Ausspielen)"),
-        max_length=200,
+        max_length=400,
         widget=forms.TextInput(
-            attrs={"placeholder": "KH QS AC TC", "size": 40, "autocapitalize": "characters"}
+            attrs={"placeholder": "Herz-König, Schippe-Ober, Kreuz-Ass", "size": 40}
         ),
     )
     card = forms.CharField(
         label=_("gespielte Karte"),
-        max_length=5,
-        widget=forms.TextInput(attrs={"placeholder": "AC", "autocapitalize": "characters"}),
+        max_length=30,
+        widget=forms.TextInput(attrs={"placeholder": "Kreuz-Ass"}),
     )
 
+    def clean_trick(self) -> list[str]:
+        return _cards(self.cleaned_data.get("trick"))
+
+    def clean_hand(self) -> list[str]:
+        return _cards(self.cleaned_data.get("hand"))
+
+    def clean_card(self) -> str:
+        cards = _cards(self.cleaned_data.get("card"))
+        if len(cards) != 1:
+            raise forms.ValidationError(_("Genau eine Karte angeben."), code="one_card")
+        return cards[0]
+
     def to_question(self):
-        """The cleaned data as a :class:`scoring.services.PlayCheck` (after ``is_valid()``)."""
+        """The cleaned data as a :class:`scoring.services.PlayCheck` (after ``is_valid()``):
+        canonical card codes."""
         data = self.cleaned_data
         return PlayCheck(
             trump=data.get("trump") or "",
-            trick=_card_list(data.get("trick") or ""),
-            hand=_card_list(data.get("hand") or ""),
-            card=(data.get("card") or "").strip().upper(),
+            trick=data.get("trick") or [],
+            hand=data.get("hand") or [],
+            card=data.get("card") or "",
         )

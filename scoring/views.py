@@ -907,6 +907,7 @@ def play_check(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "tournament": tournament,
             "ruleset": tournament.ruleset,
+            "low_card": tournament.ruleset.deck_size == 48,  # 40 cards: no Siebener
             "form": form,
             "field_errors": errors,
             "verdict": verdict,

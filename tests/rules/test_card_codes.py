@@ -54,3 +54,22 @@ def test_a_pack_holds_two_copies_of_each_card_in_suit_then_rank_order():
     assert deck[:10] == ["AC", "AC", "TC", "TC", "KC", "KC", "QC", "QC", "JC", "JC"]
     assert deck[10:12] == ["AS", "AS"] and deck[-2:] == ["JD", "JD"]
     assert make_deck(48)[10:12] == ["9C", "9C"]
+
+
+def test_card_words_read_codes_and_the_clubs_names_in_any_mix():
+    from rules.cards import CardWordError, card_name, parse_card_words
+
+    assert parse_card_words("Herz-Ass, Schippen-Ober; Eichel Zehn  Bollen-7 kd") == [
+        "AH", "QS", "TC", "9D", "KD",
+    ]  # fmt: skip
+    assert parse_card_words("Pik Dame Karo Bube Kreuz König") == ["QS", "JD", "KC"]
+    assert parse_card_words("") == []
+    for text, word, reason in (
+        ("Herz", "Herz", "rank missing"),
+        ("Schippe-Asss", "Schippe Asss", "rank missing"),
+        ("Herz-Ass XY", "XY", "unknown"),
+    ):
+        with pytest.raises(CardWordError) as caught:
+            parse_card_words(text)
+        assert (caught.value.word, caught.value.reason) == (word, reason)
+    assert card_name("QS") == "Schippe-Ober" and card_name("9D", "en") == "nine of diamonds"

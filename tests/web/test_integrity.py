@@ -355,7 +355,7 @@ def test_revoke_checker_names_the_broken_obligation(client, tournament, clerk):
     response = client.get(url, {"trump": "S", "trick": "AH", "hand": "TH KC QS", "card": "KC"})
     body = response.content.decode()
     assert response.status_code == 200
-    assert "nicht erlaubt" in body and "Farbzwang" in body and "<strong>TH</strong>" in body
+    assert "nicht erlaubt" in body and "Farbzwang" in body and "<strong>Herz-Zehn</strong>" in body
     response = client.get(url, {"trump": "S", "trick": "AH", "hand": "KC QS", "card": "KC"})
     body = response.content.decode()
     assert "nicht erlaubt" in body and "Trumpfzwang" in body
@@ -369,11 +369,40 @@ def test_revoke_checker_answers_bad_cards_by_field(client, tournament, clerk):
     response = client.get(url, {"trump": "S", "trick": "AH ZZ", "hand": "TH KC", "card": "AS"})
     assert response.status_code == 422
     body = response.content.decode()
-    assert "ZZ: Kein Kartencode" in body
-    assert "Die gespielte Karte muss in der Hand sein." in body
+    assert "„ZZ“ ist keine Karte" in body
+    response = client.get(url, {"trump": "S", "trick": "AH", "hand": "TH KC", "card": "AS"})
+    assert "Die gespielte Karte muss in der Hand sein." in response.content.decode()
     assert client.get(url, {"hand": "", "card": ""}).status_code == 422
     client.logout()
     assert client.get(url).status_code == 302  # staff only
+
+
+def test_revoke_checker_reads_the_clubs_card_names(client, tournament, clerk):
+    """Issue 37.35: the checker asked for English letters and mentioned 7s and 9s a
+    40-card pack does not have; "Schippe-Ass" was refused."""
+    client.force_login(clerk)
+    url = reverse("scoring:play_check", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert tournament.ruleset.deck_size == 40
+    assert "Herz-Ass" in page and "keine Siebener" in page and "9H" not in page
+    response = client.get(
+        url,
+        {
+            "trump": "S",
+            "trick": "Herz-Ass",
+            "hand": "Herz Zehn, Eichel-König; Schippen-Ober",
+            "card": "Kreuz-König",
+        },
+    )
+    body = response.content.decode()
+    assert response.status_code == 200, body
+    assert "Kreuz-König war nicht erlaubt" in body and "<strong>Herz-Zehn</strong>" in body
+    # the pack's own cards only: a Siebener is refused in a 40-card pack, at its field
+    refused = client.get(url, {"trick": "Herz-Ass", "hand": "Herz-Siebener", "card": "Herz 7"})
+    assert refused.status_code == 422
+    # a misspelt name is named at its field
+    typo = client.get(url, {"trick": "Schippe-Asss", "hand": "Herz-Zehn", "card": "Herz-Zehn"})
+    assert typo.status_code == 422 and "„Schippe Asss“" in typo.content.decode()
 
 
 # ------------------------------------------------------------------------- constraints
