@@ -275,7 +275,9 @@ def test_the_edited_report_is_kept_and_shown_again(client, director, results_nig
     # downloading keeps the text as it went out, as a second version
     download = client.post(url, {"text": edited + " Nachtrag.", "format": "txt"})
     assert download.status_code == 200 and download.content.decode().endswith("Nachtrag.")
-    versions = list(PressReport.objects.filter(tournament=results_night).values_list("text", flat=True))
+    versions = list(
+        PressReport.objects.filter(tournament=results_night).values_list("text", flat=True)
+    )
     assert versions == [edited + " Nachtrag.", edited]
     # a new text from the results is offered on request; the saved versions stay
     fresh = client.get(url, {"places": 10, "hidden": "anonymous"}).content.decode()
