@@ -220,6 +220,12 @@ class DrawPlan:
 #: every round (partners also meet, so a repeat partnership costs both).
 PARTNER_WEIGHT = 10
 
+#: Where a draw mixes tables of three and four (dealer sits out at the four), each earlier
+#: seat of a player at a table of four weighs this many repeat meetings when the draw
+#: would seat him at a four again: the four-table seats spread over the evening (issue
+#: 37.32: two players sat at the four twice, 9 of 12 games each time, while 28 never did).
+FOUR_WEIGHT = 10
+
 
 def _repeats(tables: Sequence[Sequence[int]], met: Counter[tuple[int, int]]) -> int:
     return sum(met[pair] for t in tables for pair in itertools.combinations(sorted(t), 2))
@@ -298,6 +304,7 @@ def plan_draw(
     *,
     fours: bool = False,
     partnered: Counter[tuple[int, int]] | None = None,
+    at_four: Counter[int] | None = None,
 ) -> DrawPlan:
     """A reproducible seating plan for ``start_numbers``.
 
@@ -310,16 +317,22 @@ def plan_draw(
     count not divisible by 4).  ``partnered`` (individual event at partnership tables):
     earlier partnerships per pair; a repeated partnership then weighs
     :data:`PARTNER_WEIGHT` repeat meetings, and players of one table are also reordered,
-    so partners change from round to round wherever the count allows.
+    so partners change from round to round wherever the count allows.  ``at_four``
+    (tables of three and four mixed): earlier seats per start number at a table of four;
+    seating a player there again weighs :data:`FOUR_WEIGHT` repeat meetings per earlier
+    seat, so the four-table seats go round the field.
     """
     rng = random.Random(seed)
     sizes = table_sizes(len(start_numbers), fours)
     partners = partnered if partnered is not None else Counter()
+    fourth = at_four if at_four is not None and not fours else Counter()
 
     def cost(table: Sequence[int]) -> int:
         score = _repeats([table], met)
         if partners:
             score += PARTNER_WEIGHT * sum(partners[p] for p in _partners(table))
+        if fourth and len(table) == 4:
+            score += FOUR_WEIGHT * sum(fourth[p] for p in table)
         return score
 
     best = _search(
@@ -327,7 +340,7 @@ def plan_draw(
         sizes,
         cost,
         rng,
-        candidates if met else 1,
+        candidates if met or fourth else 1,
         reorder=partnered is not None,
     )
     return DrawPlan(
@@ -388,11 +401,13 @@ def meetings_before(round_: Round) -> Counter[tuple[int, int]]:
 
 def _earlier_tables(
     round_: Round,
-) -> tuple[Counter[tuple[int, int]], Counter[tuple[int, int]]]:
+) -> tuple[Counter[tuple[int, int]], Counter[tuple[int, int]], Counter[int]]:
     """Meetings (as :func:`meetings_before`) and partnerships (seats 0+2 and 1+3 of a table
-    of four) per pair of start numbers in the rounds before ``round_``; one query."""
+    of four) per pair of start numbers, and seats at a table of four per start number, in
+    the rounds before ``round_``; one query."""
     met: Counter[tuple[int, int]] = Counter()
     partnered: Counter[tuple[int, int]] = Counter()
+    at_four: Counter[int] = Counter()
     seats = (
         Seat.objects.filter(round__tournament=round_.tournament, round__number__lt=round_.number)
         .values_list("table_id", "position", "registration__start_number")
@@ -402,7 +417,9 @@ def _earlier_tables(
         in_order = [n for _t, _p, n in group]
         met.update(itertools.combinations(sorted(in_order), 2))
         partnered.update(_partners(in_order))
-    return met, partnered
+        if len(in_order) == 4:
+            at_four.update(in_order)
+    return met, partnered, at_four
 
 
 def pairs_of(registrations: Sequence[Registration]) -> tuple[list[tuple[int, int]], list[str]]:
@@ -456,7 +473,7 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
     registrations = {
         r.start_number: r for r in tournament.registrations.all() if r.plays_in(round_.number)
     }
-    met, partnered = _earlier_tables(round_)
+    met, partnered, at_four = _earlier_tables(round_)
     fours = fours_only(tournament.ruleset)
     if tournament.event_type == Tournament.EventType.PAIRS:
         pairs, problems = pairs_of(list(registrations.values()))
@@ -466,7 +483,7 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
     elif fours and tournament.ruleset.partnerships:
         plan = plan_draw(list(registrations), met, seed, fours=True, partnered=partnered)
     else:
-        plan = plan_draw(list(registrations), met, seed, fours=fours)
+        plan = plan_draw(list(registrations), met, seed, fours=fours, at_four=at_four)
     rng = random.Random(seed ^ 0x5EA7)
     round_.tables.all().delete()
     for number, players in enumerate(plan.tables, start=1):

@@ -116,3 +116,46 @@ def test_withdrawn_and_late_players(db):
     services.draw_round(round_, seed=1)
     seated = set(Seat.objects.filter(round=round_).values_list("registration_id", flat=True))
     assert regs[0].pk not in seated and len(seated) == 9
+
+
+def _evening_of_draws(players: int, rounds: int, seed: int, spread: bool) -> Counter:
+    """Seats at a table of four per start number after ``rounds`` draws of ``players``,
+    each round drawn knowing the earlier ones (as ``draw_round`` does)."""
+    met: Counter = Counter()
+    at_four: Counter = Counter()
+    numbers = list(range(1, players + 1))
+    for number in range(rounds):
+        plan = services.plan_draw(numbers, met, seed + number, at_four=at_four if spread else None)
+        for table in plan.tables:
+            met.update((a, b) for i, a in enumerate(sorted(table)) for b in sorted(table)[i + 1 :])
+            if len(table) == 4:
+                at_four.update(table)
+    return at_four
+
+
+@pytest.mark.parametrize("seed", [1, 7, 202603])
+def test_the_seats_at_a_table_of_four_go_round_the_field(seed):
+    """Issue 37.32: with 31 players (one table of four a round) two players sat at the
+    four twice in three rounds while 28 never did. Now nobody sits there twice while
+    others have not, over as many rounds as the count allows."""
+    three = _evening_of_draws(31, 3, seed, spread=True)
+    assert sum(three.values()) == 12 and max(three.values()) == 1
+    # 8 rounds: 32 seats at the four for 31 players; nobody a third time, one a second
+    eight = _evening_of_draws(31, 8, seed, spread=True)
+    counts = [eight[n] for n in range(1, 32)]
+    assert max(counts) - min(counts) <= 1 and max(counts) == 2
+
+
+def test_the_draw_of_a_round_reads_the_earlier_four_seats(db):
+    tournament = make_tournament(players=7, rounds=3)
+    seen: Counter = Counter()
+    for number in (1, 2, 3):
+        round_ = tournament.round_set.get(number=number)
+        if number > 1:
+            services.draw_round(round_, seed=5)
+            services.start_round(round_)
+        four = next(t for t in round_.tables.all() if t.seats.count() == 4)
+        seen.update(four.seats.values_list("registration__start_number", flat=True))
+        close_round_anyway(tournament, number)
+    # 12 seats at the four for 7 players: every player once before anyone a third time
+    assert min(seen.values()) >= 1 and max(seen.values()) <= 2, seen
