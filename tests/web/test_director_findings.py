@@ -335,7 +335,7 @@ ENGLISH = re.compile(r"\b(usage|options|show this help|the|with|address to|load 
 def test_venue_help_is_german_with_help_for_every_option(capsys):
     parser = venue.build_parser()
     options = [a for a in parser._actions if a.option_strings]
-    assert len(options) == 13  # --workers became --processes and --threads (waitress)
+    assert len(options) == 14  # --workers became --processes and --threads; --befehl (37.28)
     for action in options:
         assert action.help and action.help != argparse.SUPPRESS, action.option_strings
     with pytest.raises(SystemExit) as done:
