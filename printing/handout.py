@@ -231,10 +231,17 @@ def _penalty(p: Penalty) -> str:
     return base
 
 
-def _others_score(bonus: str | None) -> str:
+def _others_score(bonus: str | None, teams: bool = True) -> str:
     """The other sides' score after a lost game or a misdiscard: "Jede Gegenpartei
     schreibt Meldung, Stichpunkte und 100 Punkte dazu." (a side of partners scores the
-    bonus once, :func:`rules.score_hand`)."""
+    bonus once, :func:`rules.score_hand`); without ``teams`` each opponent on his own
+    ("Jeder Gegenspieler ...")."""
+    if not teams:
+        if bonus:
+            return _("Jeder Gegenspieler schreibt Meldung, Stichpunkte und %(b)s dazu.") % {
+                "b": bonus
+            }
+        return _("Jeder Gegenspieler schreibt Meldung und Stichpunkte.")
     if bonus:
         return _("Jede Gegenpartei schreibt Meldung, Stichpunkte und %(b)s dazu.") % {"b": bonus}
     return _("Jede Gegenpartei schreibt Meldung und Stichpunkte.")
@@ -285,19 +292,29 @@ def _meld_tables(ruleset: Ruleset, w: _Words) -> list[Table]:
     suit_rows: dict[str, list[str | None]] = {}
     rows: list[list[str | None]] = []
     kinds: dict[str, dict[int, int]] = {}
+    families = [m for m in ruleset.melds if m.ranks == "ATKQJ"]
+    # the family by its plain name ("Familie", not "Familie in Trumpf"; seed 000's Sequenz
+    # is made only in trump)
+    family = next((m for m in families if m.suit != "trump"), families[0] if families else None)
+    binokel = next((m for m in ruleset.melds if m.suit == "fixed" and len(m.cards) == 2), None)
     for spec in ruleset.melds:
         label = spec.label_en if w.lang == "en" else spec.label_de
         if spec.suit == "each":
             kinds.setdefault(spec.ranks[0], {})[len(spec.ranks)] = spec.points
         elif spec.suit == "fixed":
             cards = " + ".join(w.card(c) for c in _distinct(spec.cards))
-            if len(spec.cards) > len(_distinct(spec.cards)):
+            if binokel is not None and sorted(spec.cards) == sorted(binokel.cards * 2):
+                # the Binokel's cards twice: "der Binokel zweimal", one line shorter in
+                # the narrow column than the cards again (issue 37: room on the sheet)
+                name = binokel.label_en if w.lang == "en" else binokel.label_de
+                cards = _("der %(binokel)s zweimal") % {"binokel": name}
+            elif len(spec.cards) > len(_distinct(spec.cards)):
                 cards = _("%(cards)s, je zweimal") % {"cards": cards}
             rows.append([label, cards, str(spec.points), None])
         else:
             row = suit_rows.get(spec.ranks)
             if row is None:
-                cards = _meld_ranks(spec, w)
+                cards = _meld_ranks(spec, w, family)
                 row = [label, cards, "–", "–"]
                 suit_rows[spec.ranks] = row
                 rows.append(row)
@@ -341,11 +358,38 @@ def _distinct(cards: tuple[str, ...]) -> list[str]:
     return seen
 
 
-def _meld_ranks(spec: MeldSpec, w: _Words) -> str:
+def _meld_ranks(spec: MeldSpec, w: _Words, family: MeldSpec | None = None) -> str:
+    """The cards of a suit meld by rank: a family as "Ass bis Unter" (the ranks in the
+    order the sheet lists them first), a meld of the ``family``'s cards twice as "die
+    Familie zweimal"; each one line in the table's narrow column (issue 37: room for the
+    sentences it added)."""
     ranks = [w.rank(r) for r in spec.ranks]
+    if spec.ranks == "ATKQJ":
+        return _("%(high)s bis %(low)s") % {"high": w.rank("A"), "low": w.rank("J")}
+    if family is not None and sorted(spec.ranks) == sorted(family.ranks * 2):
+        label = family.label_en.lower() if w.lang == "en" else family.label_de
+        return _("die %(family)s zweimal") % {"family": label}
     if len(spec.ranks) >= 10:
         return _("je zwei von %(ranks)s") % {"ranks": ", ".join(_distinct(tuple(ranks)))}
     return ", ".join(ranks)
+
+
+def _meld_classes_example(ruleset: Ruleset, w: _Words) -> str | None:
+    """An example of the meld classes in the ruleset's own card names (issue 37.14): the
+    Binokel's Ober may count up to three times, in a pair with its King, in the Binokel
+    and among four Ober.  ``None`` if the ruleset lacks one of those melds
+    (``tests/printing/test_handout_issue37.py`` checks the example with
+    :func:`rules.best_meld`)."""
+    binokel = ruleset.meld("binokel")
+    queen = next((c for c in binokel.cards if c[0] == "Q"), None) if binokel else None
+    pair = any(m.ranks == "KQ" and m.suit in ("plain", "any") for m in ruleset.melds)
+    four = any(m.suit == "each" and m.ranks == "Q" for m in ruleset.melds)
+    if queen is None or not pair or not four:
+        return None
+    card = w.card(queen)
+    # the article by the German rank's gender (die Dame, der Ober); "the" in English
+    article = (_("die %(card)s") if w.rank("Q") == "Dame" else _("der %(card)s")) % {"card": card}
+    return _("%(card)s zählt also bis zu dreimal") % {"card": article}
 
 
 def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None) -> Handout:
@@ -358,7 +402,11 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
     ``tests/printing/test_handout_seeds.py``.
     """
     w = _Words(ruleset, lang)
-    sit_out = four_table_mode == "sit-out"
+    # the dealer sits out only where the engine scores the hand of three that leaves
+    # (``rules.score_request`` refuses a table size the ruleset does not deal): a ruleset
+    # dealt only to four (seed 000) plays every hand of four in teams, so its sheet says
+    # what the engine plays, not the tournament's setting (issue 37.15)
+    sit_out = four_table_mode == "sit-out" and 3 in ruleset.seat_counts
     # the table sizes of the hands played: a tournament seats three or four (the dealer
     # of four sitting out plays a hand of three), so "Zu 2" is left off its sheet
     in_play = tuple(
@@ -366,6 +414,8 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         for n in ruleset.seat_counts
         if four_table_mode is None or (n == 3 or (n == 4 and not sit_out))
     )
+    # sides of two partners: without them (the dealer sitting out at four, or no
+    # partnerships) the sheet speaks of single players, not of "Partei" (issue 37.9)
     teams = ruleset.partnerships and 4 in in_play
     ranks = deck_ranks(ruleset.deck_size)
     has_dabb = any(d.dabb for d in ruleset.deals)
@@ -426,19 +476,26 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             "direction",
             (
                 (
-                    _("Gegeben, gereizt und gespielt wird im Uhrzeigersinn (nach links)")
+                    _("Gegeben, gereizt und gespielt wird im Uhrzeigersinn (nach links).")
                     if clockwise
                     else _(
-                        "Gegeben, gereizt und gespielt wird gegen den Uhrzeigersinn (nach rechts)"
+                        "Gegeben, gereizt und gespielt wird gegen den Uhrzeigersinn (nach rechts)."
                     )
                 )
                 if has_dabb
-                else _("Gegeben, geboten und gespielt wird im Uhrzeigersinn (nach links)")
+                else _("Gegeben, geboten und gespielt wird im Uhrzeigersinn (nach links).")
                 if clockwise
-                else _("Gegeben, geboten und gespielt wird gegen den Uhrzeigersinn (nach rechts)")
-            )
-            + _("; in dieser Richtung wechselt auch der Geber."),
-        )
+                else _("Gegeben, geboten und gespielt wird gegen den Uhrzeigersinn (nach rechts).")
+            ),
+        ),
+        st(
+            "dealer_rotation",
+            _("In dieser Richtung wechselt auch der Geber."),
+            # a statement of its own (issue 37.11): a seed may give the direction (seed
+            # 001 "Geben", "Ausspielen"), but who deals which game of a round the
+            # tournament fixes, its score sheets name the dealer of every game
+            house=True,
+        ),
     ]
     if sit_out and 4 in ruleset.seat_counts:
         seating.append(
@@ -565,12 +622,17 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         (m for m in ruleset.melds if m.ranks == "KQ" and (m.suit == "trump") == want_trump),
         None,
     )
-    classes = [
-        st(
-            "meld_classes",
-            _("Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den Gleichen."),
-        ),
-    ]
+    example = _meld_classes_example(ruleset, w)
+    classes_text = (
+        _(
+            "Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den Gleichen: "
+            "%(example)s."
+        )
+        % {"example": example}
+        if example
+        else _("Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den Gleichen.")
+    )
+    classes = [st("meld_classes", classes_text)]
     if family is not None and pair is not None:
         classes.append(
             st(
@@ -618,14 +680,18 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         extra.append(
             st(
                 "meld_requires_trick",
-                _("Meldungen zählen nur, wenn die Partei mindestens einen Stich macht."),
+                _("Meldungen zählen nur, wenn die Partei mindestens einen Stich macht.")
+                if teams
+                else _("Meldungen zählen nur, wenn der Spieler mindestens einen Stich macht."),
             )
         )
     if ruleset.scoreless_without_trick_points:
         extra.append(
             st(
                 "scoreless_without_trick_points",
-                _("Eine Partei ohne Stichpunkte schreibt gar nichts, auch keine Meldung."),
+                _("Eine Partei ohne Stichpunkte schreibt gar nichts, auch keine Meldung.")
+                if teams
+                else _("Ein Spieler ohne Stichpunkte schreibt gar nichts, auch keine Meldung."),
             )
         )
     if extra:
@@ -727,6 +793,11 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                 else _(
                     "Enden zwei Parteien auf 5, rundet nur der Spielführer (sonst die Partei "
                     "mit mehr Punkten) auf."
+                )
+                if teams
+                else _(
+                    "Enden zwei Spieler auf 5, rundet nur der Spielführer (sonst der Spieler "
+                    "mit mehr Punkten) auf."
                 ),
             )
         )
@@ -750,19 +821,37 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             _(
                 "Gewonnen: Erreicht der Spielführer mit Meldung und Stichpunkten sein Gebot, "
                 "schreibt jede Partei Meldung plus Stichpunkte."
+            )
+            if teams
+            else _(
+                "Gewonnen: Erreicht der Spielführer mit Meldung und Stichpunkten sein Gebot, "
+                "schreibt jeder Spieler Meldung plus Stichpunkte."
             ),
         )
     )
     lost = ruleset.lost
-    text = _("Verloren: Verfehlt er das Gebot, verliert seine Partei %(p)s") % {
-        "p": _penalty(lost.declarer)
-    }
-    text += (
-        _("; ihre Meldung zählt trotzdem, ihre Stichpunkte nicht.")
-        if lost.declarer_keeps_melds
-        else _("; ihre Meldung und Stichpunkte zählen nicht.")
-    )
-    text += " " + _others_score(_bonus(lost.opponents_bonus, in_play))
+    if teams:
+        text = _("Verloren: Verfehlt er das Gebot, verliert seine Partei %(p)s") % {
+            "p": _penalty(lost.declarer)
+        }
+        text += (
+            _("; ihre Meldung zählt trotzdem, ihre Stichpunkte nicht.")
+            if lost.declarer_keeps_melds
+            else _("; ihre Meldung und Stichpunkte zählen nicht.")
+        )
+    else:
+        text = _("Verloren: Verfehlt er das Gebot, verliert er %(p)s") % {
+            "p": _penalty(lost.declarer)
+        }
+        text += (
+            _("; seine Meldung zählt trotzdem, seine Stichpunkte nicht.")
+            if lost.declarer_keeps_melds
+            else _("; seine Meldung und Stichpunkte zählen nicht.")
+        )
+    text += " " + _others_score(_bonus(lost.opponents_bonus, in_play), teams)
+    # seeds 001 and 002 strike the melds and charge double the bid but leave the trick
+    # points open; the flat loss is the tournament's reading there, marked through the
+    # preset's house_rules ("lost", "lost.declarer"; issue 37.16, docs/rules-engine.md)
     s.notes.append(st("lost", text, "lost.declarer", "lost.opponents_bonus"))
     if ruleset.abgehen is not None:
         ab = ruleset.abgehen
@@ -774,15 +863,29 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             else _("Er verliert %(p)s und schreibt keine Meldung.")
         ) % {"p": _penalty(ab.declarer)}
         bonus = _bonus(ab.opponents_bonus, in_play)
-        text += " " + (
-            _("Jede Gegenpartei schreibt ihre Meldung und %(b)s dazu.") % {"b": bonus}
-            if bonus
-            else _("Jede Gegenpartei schreibt ihre Meldung.")
-        )
+        if teams:
+            text += " " + (
+                _("Jede Gegenpartei schreibt ihre Meldung und %(b)s dazu.") % {"b": bonus}
+                if bonus
+                else _("Jede Gegenpartei schreibt ihre Meldung.")
+            )
+        else:
+            text += " " + (
+                _("Jeder Gegenspieler schreibt seine Meldung und %(b)s dazu.") % {"b": bonus}
+                if bonus
+                else _("Jeder Gegenspieler schreibt seine Meldung.")
+            )
         if ab.only_when_unreachable:
-            text += " " + _(
-                "Erlaubt nur, wenn das Gebot höher ist als die Meldung seiner Partei plus "
-                "alle %(total)s Stichpunkte."
+            text += " " + (
+                _(
+                    "Erlaubt nur, wenn das Gebot höher ist als die Meldung seiner Partei plus "
+                    "alle %(total)s Stichpunkte."
+                )
+                if teams
+                else _(
+                    "Erlaubt nur, wenn das Gebot höher ist als seine Meldung plus alle "
+                    "%(total)s Stichpunkte."
+                )
             ) % {"total": ruleset.trick_points_total}
         if ab.declarer_when_unreachable is not None:
             text += " " + _(
@@ -813,7 +916,9 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             s.notes.append(
                 st(
                     "abgehen.partner",
-                    _("Sein Partner meldet auch nichts."),
+                    # the partner's meld does not count, whether or not he has shown it
+                    # (seed 000 concedes after the melds are shown; issue 37.10)
+                    _("Die Meldung des Partners verfällt."),
                     run_on=True,
                 )
             )
@@ -825,9 +930,16 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         penalties.append(
             st(
                 "revoke",
-                _(
-                    "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Die Partei des "
-                    "Schuldigen verliert %(p)s; ihre Meldung und Stichpunkte zählen nicht."
+                (
+                    _(
+                        "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Die Partei des "
+                        "Schuldigen verliert %(p)s; ihre Meldung und Stichpunkte zählen nicht."
+                    )
+                    if teams
+                    else _(
+                        "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt): Der Schuldige "
+                        "verliert %(p)s; seine Meldung und Stichpunkte zählen nicht."
+                    )
                 )
                 % {"p": _penalty(ruleset.revoke.offender)},
             )
@@ -849,7 +961,11 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
             penalties.append(
                 st(
                     "revoke.declarer_bonus",
-                    _("Verwirft der Spielführer, bekommt jede Gegenpartei %(b)s dazu.")
+                    (
+                        _("Verwirft der Spielführer, bekommt jede Gegenpartei %(b)s dazu.")
+                        if teams
+                        else _("Verwirft der Spielführer, bekommt jeder Gegenspieler %(b)s dazu.")
+                    )
                     % {"b": bonus},
                 )
             )
@@ -885,7 +1001,7 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
                     if not md.declarer_keeps_melds
                     else _("; seine Stichpunkte zählen nicht.")
                 )
-            text += " " + _others_score(_bonus(md.opponents_bonus, in_play))
+            text += " " + _others_score(_bonus(md.opponents_bonus, in_play), teams)
         if ruleset.discard_melds == "misdiscard":
             text += " " + _("Das gilt auch, wenn er eine gemeldete Karte drückt.")
         penalties.append(st("misdiscard", text))
@@ -975,16 +1091,23 @@ def build(ruleset: Ruleset, lang: str = "de", four_table_mode: str | None = None
         )
         s.paragraphs.append(bettel)
     if ruleset.durch is not None or ruleset.bettel is not None:
-        # specials_kept_apart (seed 001) is not printed: no score sheet or standings has a
-        # column of its own for special games, so the sheet must not promise one
-        s.paragraphs.append(
-            [
-                st(
-                    "specials_announced",
-                    _("Angesagt wird vor dem ersten Ausspiel; die Gegner schreiben nichts."),
-                )
-            ]
-        )
+        # named, not "they": a sheet with the Durch alone has no special games in the
+        # plural to refer back to (issue 37.13)
+        if ruleset.bettel is None:
+            announced = _(
+                "Der Durch wird vor dem ersten Ausspiel angesagt; die Gegner schreiben nichts."
+            )
+        elif ruleset.durch is None:
+            announced = _(
+                "Der Bettel wird vor dem ersten Ausspiel angesagt; die Gegner schreiben nichts."
+            )
+        else:
+            announced = _(
+                "Beide werden vor dem ersten Ausspiel angesagt; die Gegner schreiben nichts."
+            )
+        # that they count like any other game (specials_kept_apart has no effect) is the
+        # tournament's rule, said in tournament_section (issue 37.17)
+        s.paragraphs.append([st("specials_announced", announced)])
     else:
         s.paragraphs.append([st("no_specials", _("Durch und Bettel gibt es nicht."))])
     sections.append(s)
@@ -1002,7 +1125,13 @@ def tournament_section(tournament: Tournament, lang: str = "de") -> Section:
     (:class:`Statement`, never marked "Turnierregel") each, keyed ``tournament.<field>``:
 
     - ``tournament.rounds``: rounds × games per round, what a table of four does
-      (``four_table_mode``), and pairs scoring (``event_type``) when chosen;
+      (``four_table_mode``), and pairs scoring (``event_type``) when chosen; else, at
+      tables of partners, that each partner is credited his side's points (issue 37.12);
+      that special games count like any game where the ruleset's source writes them apart
+      (``specials_kept_apart``, which nothing reads: 37.17); and that there is no target
+      where the source plays to one (``target_score``, which nothing reads: 37.18).  The
+      tournament's own rules, so nothing here is marked; they stand here, not among the
+      rules, also so the fullest sheet (swabian-traditional) stays one page;
     - ``tournament.lost_game_fee``: the fee in EUR per game lost as declarer, from the
       ``lost_game_fee_from``-th on, as :func:`scoring.selectors.standings` charges it
       (conceding counts as lost); or that there is none;
@@ -1031,8 +1160,35 @@ def tournament_section(tournament: Tournament, lang: str = "de") -> Section:
         if tournament.four_table_mode == Tournament.FourTableMode.SIT_OUT
         else _("An Vierertischen spielen je zwei gegen zwei (Kreuzbinokel).")
     )
+    ruleset = tournament.ruleset
     if tournament.event_type == Tournament.EventType.PAIRS:
         text += " " + _("Gewertet wird je Paar (feste Partner).")
+    elif (
+        tournament.four_table_mode != Tournament.FourTableMode.SIT_OUT
+        and ruleset.partnerships
+        and 4 in ruleset.seat_counts
+    ):
+        # the standings rank players singly: what the score sheet prints at a table of
+        # partners (issue 37.12); no seed keeps standings of single players
+        text += " " + _("Jeder Partner bekommt die Punkte seiner Partei.")
+    if ruleset.specials_kept_apart and (ruleset.durch or ruleset.bettel):
+        # seed 001 "Spezielle Spiele" writes special games apart; no score sheet or the
+        # standings has a column for them, the engine adds them to the hand's score like
+        # any other game: the tournament's rule (issue 37.17)
+        text += " " + (
+            _("Durch und Bettel zählen wie jedes Spiel.")
+            if ruleset.durch and ruleset.bettel
+            else _("Der Durch zählt wie jedes Spiel.")
+            if ruleset.durch
+            else _("Der Bettel zählt wie jedes Spiel.")
+        )
+    if ruleset.target_score is not None:
+        # the seeds play to a target (000 "Das Spiel gewinnen", 001 "Ziel", 003
+        # "Spielende"); a tournament has a fixed number of games and nothing reads
+        # target_score (issue 37.18)
+        text += " " + _("Ein Spielziel von %(n)s Punkten gibt es nicht.") % {
+            "n": ruleset.target_score
+        }
     items.append(Statement("tournament.rounds", text))
 
     if tournament.lost_game_fee is None:

@@ -162,6 +162,7 @@ CLUB_TOURNAMENT = Ruleset(
         "rundgang_family",
         "abgehen.when",
         "abgehen.partner",
+        "lost",
     ),
 )
 """``club-tournament`` — seed 002, the default for tournaments.
@@ -190,8 +191,10 @@ and play go counter-clockwise (the seed's first bidder sits right of the dealer,
 player on his left cuts); 9 cards each at a table of four; King and Dame of a family are
 not also a pair, and beside a family the Rundgang is worth what the meld table gives
 (200 beside the trump family, 220 beside another; the seed gives only the 240); conceding
-(Abschreiben) only before the first lead, and at four the partner melds nothing either (the
-seed gives neither).  These are listed in
+(Abschreiben) only before the first lead, and at four the partner's meld lapses too (the
+seed gives neither); a lost game costs a flat −2×bid, the declarer's trick points do not
+count either ("Verlorene Spiele" strikes the melds and charges double the bid but does not
+say what becomes of his tricks: ``"lost"``).  These are listed in
 ``house_rules`` and marked "Turnierregel" on the handout.
 """
 
@@ -244,7 +247,6 @@ SWABIAN_TRADITIONAL = Ruleset(
     house_rules=(
         "deck_size",
         "deals.3",
-        "direction",
         "card_points",
         "abgehen.when",
         "durch_trump",
@@ -276,12 +278,13 @@ crosswise teams (Kreuzbinokel) whose points count together ("Geben", "Zählen");
 Binokel 40 / 300, four of a kind 100/80/60/40 without tens or Siebener, eight of a kind 1000,
 family 100/150, double family 1500, pair 20/40, Diß 10); melds count only with a trick;
 Rundgang falls out of the pairs and the four Kings/Ober (240, 200 beside a family); Abgehen
-−bid, the others their melds + 10 per player at the table ("Abgehen"); lost game −2×bid, melds
-lost ("Zählen"); forgetting to discard loses the game at double the bid ("Drücken"); Durch
-1000, laid open 1500, from the hand without the Dabb 2000; Bettel 1000; special games written
+−bid, the others their melds + 10 per player at the table ("Abgehen"); lost game −2×bid
+(or bid + 100), melds lost ("Zählen"); forgetting to discard loses the game at double the
+bid ("Drücken"); Durch 1000, laid open 1500, from the hand without the Dabb 2000; Bettel 1000; special games written
 apart ("Spezielle Spiele"); Farbzwang, Stichzwang, Trumpfzwang ("Ausspielen"); game to 1500;
-deal, bidding and play counter-clockwise, the player right of the dealer bids first and
-leads ("Geben", "Reizen", "Ausspielen"), the declarer leads in a Durch, which has no trump
+deal, bidding and play counter-clockwise ("Geben", "Ausspielen": the deal goes round that
+way, play goes the way of the bidding), the player right of the dealer bids first and
+leads ("Reizen", "Ausspielen"), the declarer leads in a Durch, which has no trump
 ("Der Durch": no trump suit is chosen; the regional custom it also names, the first card's
 suit as trump, is ``durch_trump="first-lead"``), nor has a Bettel ("Untendurch"); the
 declarer names a trump when he concedes ("Abgehen"); discarding a melded card is a
@@ -294,13 +297,16 @@ trick points rounded to tens (the seed allows either); the declarer leads in a B
 seed names two regional customs).  Where the seed offers several values the first is taken:
 48 cards (40 or 48), 14 cards + Dabb 6 at three (14/6, 15/3, 16/0), card points
 11/10/4/3/2/0 (four schemes), no trump in a Durch (the first card's suit is a regional
-custom); dealing, bidding and play go counter-clockwise (the seed gives only the order in
-which the cards are dealt, and strict counter-clockwise bidding as a regional variant);
+custom); a lost game is a flat −2×bid, the declarer's trick points not counted (the seed
+strikes his melds but does not say what becomes of his tricks: ``"lost.declarer"``);
 conceding only before the first lead (the seed has the declarer concede after taking up the
 Dabb, instead of playing, but names no moment).  Beside a family the Rundgang counts 200 (trump family, as the seed reckons it)
-and 220 beside a plain one, whose pair is worth 20, not 40; ``specials_kept_apart`` is kept
-in the data but not printed, as no sheet has a column for special games.  Listed in
-``house_rules`` ("Turnierregel").
+and 220 beside a plain one, whose pair is worth 20, not 40.  Listed in
+``house_rules`` ("Turnierregel").  Special games are counted in the hand's score like any
+other: ``specials_kept_apart`` records the seed's separate tally but has no effect (it stays
+in the data, as dropping it would change the fingerprint of every stored ruleset); a
+tournament's handout says so under "Dieses Turnier".  The seed's target of 1500
+(``target_score``) has no effect either: a tournament plays a fixed number of games.
 """
 
 DABB_APP = Ruleset(

@@ -248,8 +248,11 @@ class Ruleset:
     allowed), ``revoke`` (:class:`Revoke`, ``None`` if revokes are only replayed),
     ``misdiscard`` (:class:`LostGame`, ``None`` if not penalised), the special games
     ``durch``, ``durch_aufgelegt``, ``durch_ohne_dabb``, ``bettel`` (:class:`SpecialGame`,
-    ``None`` if not played), ``specials_kept_apart`` (written in a separate column),
-    ``target_score`` (points that end a match, ``None`` in tournaments of fixed length).
+    ``None`` if not played), ``specials_kept_apart`` (the source writes special games in
+    a tally of their own; stored and fingerprinted, but nothing reads it for scoring or
+    standings: special games count in the hand's score like any other, and the handout
+    says so), ``target_score`` (the points that end a match in the source; stored and
+    fingerprinted, but a tournament plays a fixed number of games and nothing reads it).
 
     Play: ``play`` (:class:`PlayRules`).
 

@@ -63,6 +63,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("deals.3", "Zu 3: je 12 Karten, 4 in den Tapp.", 77, "Jeder Spieler hat jetzt 12 Karten"),
         ("deals.4", "Zu 4: je 9 Karten, 4 in den Tapp.", HOUSE, ""),
         ("direction", "gegen den Uhrzeigersinn (nach rechts)", HOUSE, ""),
+        ("dealer_rotation", "In dieser Richtung wechselt auch der Geber.", HOUSE, ""),
         ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 73, "diagonal am Tisch"),
         ("first_bidder", "Der Spieler rechts vom Geber reizt zuerst.", 81, "rechte Spieler vom Kartengeber"),
         ("min_bid", "ab 150 in Schritten von 10", 81, "mindestens bei 150"),
@@ -89,10 +90,10 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("rounding_fives", "Eine 5 wird aufgerundet.", HOUSE, ""),
         ("bid_checked_exact", "ungerundeten Punkte", HOUSE, ""),
         ("won", "Gewonnen:", 29, "Nur dann gilt das Spiel als gewonnen"),
-        ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", 99, "doppelte Reizwert belastet"),
+        ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", HOUSE, ""),
         ("abgehen", "Abschreiben: Der Spielführer gibt", 90, "mit dem Reizwert belastet"),
         ("abgehen.when", "Nur vor dem ersten Ausspiel.", HOUSE, ""),
-        ("abgehen.partner", "Sein Partner meldet auch nichts.", HOUSE, ""),
+        ("abgehen.partner", "Die Meldung des Partners verfällt.", HOUSE, ""),
         ("revoke", "Verwerfen (Farb-, Stich- oder Trumpfzwang verletzt)", 103, "Verwirft sich ein Spieler"),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("revoke.declarer_bonus", "Verwirft der Spielführer", HOUSE, ""),
@@ -102,13 +103,14 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("special_lead", "Er spielt aus.", 85, "legt die erste Karte aus"),
         ("durch.won", "Wert +1000, aufgelegt (Karten offen) +1500, ohne Tapp", 85, "2000 Punkte auf sein Punktekonto"),
         ("durch.lost", "Verloren \u22122000.", 86, "2000 Punkte auf seinem Punktekonto gestrichen"),
-        ("specials_announced", "Angesagt wird vor dem ersten Ausspiel", HOUSE, ""),
+        ("specials_announced", "Der Durch wird vor dem ersten Ausspiel angesagt", HOUSE, ""),
     ],
     "swabian-traditional": [
         ("deck_size", "48 Karten (mit Siebenern)", HOUSE, ""),
         ("deals.3", "Zu 3: je 14 Karten, 6 in den Dabb.", HOUSE, ""),
         ("deals.4", "Zu 4: je 11 Karten, 4 in den Dabb.", 51, "11 / 4"),
-        ("direction", "gegen den Uhrzeigersinn (nach rechts)", HOUSE, ""),
+        ("direction", "gegen den Uhrzeigersinn (nach rechts)", 118, "Gespielt wird \u2013 wie beim Reizen \u2013 gegen den Uhrzeigersinn"),
+        ("dealer_rotation", "In dieser Richtung wechselt auch der Geber.", HOUSE, ""),
         ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 6, "gegenübersitzenden Spieler zusammenspielen"),
         ("first_bidder", "Der Spieler rechts vom Geber reizt zuerst.", 63, "Der Spieler rechts vom Geber beginnt"),
         ("min_bid", "ab 150 in Schritten von 10", HOUSE, ""),
@@ -138,7 +140,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("lost", "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung und Stichpunkte zählen nicht", HOUSE, ""),
         ("abgehen", "Abgehen: Der Spielführer gibt auf und nennt die Farbe", 71, "wählt die Trumpffarbe, in die er abgehen will"),
         ("abgehen.when", "Nur vor dem ersten Ausspiel.", HOUSE, ""),
-        ("abgehen.partner", "Sein Partner meldet auch nichts.", 76, "beim Kreuzbinokel auch sein Mitspieler"),
+        ("abgehen.partner", "Die Meldung des Partners verfällt.", 76, "beim Kreuzbinokel auch sein Mitspieler"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Das gilt auch, wenn er eine gemeldete Karte drückt.", 84, "eine gemeldete Karte versehentlich gedrückt"),
@@ -151,13 +153,14 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("special_lead.bettel", "Er spielt aus.", HOUSE, ""),
         ("bettel.obligations", "Farb- und Stichzwang gelten auch hier.", 171, "gilt nach wie vor Stichzwang"),
         ("bettel.won", "Wert +1000, verloren \u22121000.", HOUSE, ""),
-        ("specials_announced", "Angesagt wird vor dem ersten Ausspiel", HOUSE, ""),
+        ("specials_announced", "Beide werden vor dem ersten Ausspiel angesagt", HOUSE, ""),
     ],
     "dabb-app": [
         ("deck_size", "40 Karten (ohne Siebener)", 11, "40-Karten-Blatt"),
         ("deals.3", "Zu 3: je 12 Karten, 4 in den Dabb.", 34, "| 3       | 12     | 4    |"),
         ("deals.4", "Zu 4: je 9 Karten, 4 in den Dabb.", 35, "| 4       | 9      | 4    |"),
         ("direction", "im Uhrzeigersinn (nach links)", HOUSE, ""),
+        ("dealer_rotation", "In dieser Richtung wechselt auch der Geber.", HOUSE, ""),
         ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 7, "gegenübersitzenden Spieler ein Team"),
         ("first_bidder", "Der Spieler links vom Geber reizt zuerst.", 41, "Der Spieler nach dem Geber beginnt"),
         ("min_bid", "ab 150 in Schritten von 10", 41, "ab mindestens **150**"),
@@ -182,7 +185,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 98, "Punkte in Höhe seines Gebots abgezogen"),
         ("abgehen", "Abgehen: Der Spielführer gibt auf und nennt die Farbe", 54, "Er wählt eine Trumpffarbe zum Abgehen"),
         ("abgehen.when", "Nur vor dem ersten Ausspiel.", 57, "es werden keine Stiche gespielt"),
-        ("abgehen.partner", "Sein Partner meldet auch nichts.", HOUSE, ""),
+        ("abgehen.partner", "Die Meldung des Partners verfällt.", HOUSE, ""),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("misdiscard", "Falsch gedrückt", HOUSE, ""),
@@ -192,6 +195,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("deck_size", "48 Karten (mit Neunen)", 4, "Deck von 48 Karten"),
         ("deals.4", "Zu 4: je 12 Karten.", 14, "erhält jeder Spieler zwölf Karten"),
         ("direction", "im Uhrzeigersinn (nach links)", HOUSE, ""),
+        ("dealer_rotation", "In dieser Richtung wechselt auch der Geber.", HOUSE, ""),
         ("partnerships", "Gegenübersitzenden als eine Partei zusammen", 14, "Partner sich gegenüber am Tisch"),
         ("first_bidder", "Der Spieler links vom Geber bietet zuerst.", 14, "Der Spieler links vom Geber macht das erste Gebot"),
         ("min_bid", "Geboten wird ab 250 in Schritten von 10", 16, "Das Mindestgebot beträgt 250"),
@@ -217,7 +221,7 @@ TABLES: dict[str, list[tuple[str, str, int | None, str]]] = {
         ("lost", "verliert seine Partei den Reizwert; ihre Meldung und Stichpunkte zählen nicht", 66, "ihr Gebot von ihrem Gesamtergebnis abgezogen"),
         ("abgehen", "Aufgeben: Der Spielführer gibt auf", 68, "kann in diesem Moment die Hand aufgeben"),
         ("abgehen.when", "Nur vor dem ersten Ausspiel.", 68, "kann in diesem Moment die Hand aufgeben"),
-        ("abgehen.partner", "Sein Partner meldet auch nichts.", 68, "ihr Gebot wird von ihrem Gesamtergebnis abgezogen"),
+        ("abgehen.partner", "Die Meldung des Partners verfällt.", 68, "ihr Gebot wird von ihrem Gesamtergebnis abgezogen"),
         ("revoke", "Verwerfen", HOUSE, ""),
         ("revoke_rest", "Die übrigen Karten werden offen zu Ende gespielt", HOUSE, ""),
         ("no_specials", "Durch und Bettel gibt es nicht.", HOUSE, ""),
@@ -344,8 +348,11 @@ def test_a_tournament_choice_loses_its_mark_when_the_seed_backs_it():
     marked = {s.key for s in statements(ruleset) if s.house_rule}
     assert "direction" in marked and "meld_requires_trick" in marked
     # what no seed can back stays marked: how the others' tricks are settled after a
-    # revoke at a table of three
-    assert {s.key for s in statements(plain) if s.house_rule} == {"revoke_rest"}
+    # revoke at a table of three, and who deals which game of a round (the tournament's)
+    assert {s.key for s in statements(plain) if s.house_rule} == {
+        "revoke_rest",
+        "dealer_rotation",
+    }
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -493,7 +500,7 @@ def test_a_lost_game_says_the_trick_points_do_not_count_either():
 
 def test_conceding_in_teams_strikes_the_partners_melds_too():
     """Seed 001 "Abgehen": at Kreuzbinokel the partner may not meld either."""
-    assert "Sein Partner meldet auch nichts." in _text("swabian-traditional")
+    assert "Die Meldung des Partners verfällt." in _text("swabian-traditional")
     assert (
         "Partner"
         not in handout.build(PRESETS["swabian-traditional"], "de", "sit-out")
@@ -513,8 +520,10 @@ def test_partnership_words_follow_seed_000():
         tables = handout.build(PRESETS["partnership-250"], "de", "kreuz").sections[2].tables
     rows = [row[0] for row in tables[0].rows]
     assert "Einfache Hochzeit / Königliche Hochzeit" in rows
-    binokel = next(row for row in tables[0].rows if row[0] == "Doppelter Binokel")
-    assert binokel[1] == "Pik-Dame + Karo-Bube, je zweimal"
+    binokel = next(row for row in tables[0].rows if row[0] == "Binokel")
+    assert binokel[1] == "Pik-Dame + Karo-Bube"
+    double = next(row for row in tables[0].rows if row[0] == "Doppelter Binokel")
+    assert double[1] == "der Binokel zweimal"
 
 
 def test_a_tournament_sheet_has_no_table_of_two():

@@ -221,7 +221,7 @@ def test_results_list_repeats_its_header_and_hides_names_without_consent(db):
                 "auch wenn schon getrumpft ist",
                 "Jede Gegenpartei schreibt ihre Meldung und 40 Punkte dazu.",
             ],
-            ["Angesagt wird vor dem ersten Ausspiel", "Rundgang"],
+            ["vor dem ersten Ausspiel angesagt", "Rundgang"],
         ),
         (
             "partnership-250",
@@ -265,8 +265,9 @@ def test_a_parameter_change_shows_up_in_the_handout(db):
     before = squash(text_of(pdfs.rules_pdf(plain), layout=False))
     after = squash(text_of(pdfs.rules_pdf(changed), layout=False))
     assert "ab 150 in Schritten" in before and "ab 200 in Schritten" in after
-    assert "verliert seine Partei das Doppelte des Reizwerts; ihre Meldung" in before
-    assert "verliert seine Partei das 3fache des Reizwerts; ihre Meldung" in after
+    # the dealer sits out at four: single players, no sides (issue 37.9)
+    assert "verliert er das Doppelte des Reizwerts; seine Meldung" in before
+    assert "verliert er das 3fache des Reizwerts; seine Meldung" in after
     assert changed.ruleset_fingerprint in after and plain.ruleset_fingerprint not in after
     # dealer sits out at four (the tournament's choice) instead of partnerships
     assert "Am Vierertisch setzt der Geber aus" in before
@@ -334,7 +335,8 @@ def test_binokel_cards_are_named_in_each_language(tournament):
     # the club's own words (seed 002 "Die Meldewerte": Pik Dame und Schellen Bube)
     assert "Pik-Dame +" in german and "Schellen-Bube" in german
     assert "Schippen-Ober" not in german
-    assert "Queen of Spades + Jack" in english and "of Diamonds, two of" in english
+    assert "Queen of Spades +" in english and "Jack of Diamonds" in english
+    assert "the Binokel twice" in english
 
 
 def test_sheets_of_many_tables_keep_order_and_page_numbers(db):
