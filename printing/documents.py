@@ -613,7 +613,8 @@ def results_list(
     round columns), ``fee`` (whether a lost-game fee column is shown), ``columns`` (how
     many columns the table has), ``public`` and
     ``provisional`` (:func:`provisional_note`, "" once the rounds shown are closed) and
-    ``unplaced`` (some player is listed without a place for missed rounds) and
+    ``unplaced`` (some player is listed without a place for missed rounds), ``waiting``
+    (some player has no result yet: listed last, without place and total) and
     ``tie_break_note`` (how equal totals are placed); ``category``: only its players, with
     their own places (``None``: everyone).  In a pairs event (``pairs``, no category) the
     rows are :class:`PrintedPair` from :func:`scoring.selectors.pair_standings`: the
@@ -639,7 +640,9 @@ def results_list(
         "columns": 4 + len(numbers) + (0 if round_number else 1) + 2 + int(fee),
         "public": public,
         "provisional": provisional_note(tournament, round_number),
-        "unplaced": any(r.rank is None for r in rows),
+        "unplaced": any(r.rank is None and not getattr(r, "waiting", False) for r in rows),
+        # players with no result yet (:attr:`scoring.selectors.StandingRow.waiting`)
+        "waiting": any(getattr(r, "waiting", False) for r in rows),
         "category": category,
         # one round's list always shares places; the tie-break orders the overall one
         "tie_break_note": _("Gleiche Punktzahl, gleicher Platz.")

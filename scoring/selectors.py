@@ -17,7 +17,7 @@ from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Category, Player, Registration, Round, Table, Tournament
+from tournament.models import Category, Player, Registration, Round, Seat, Table, Tournament
 
 from .models import Hand, RoundTotal, SeatScore, account_label
 
@@ -45,6 +45,12 @@ class StandingRow:
     for a player the tournament ranks without a prize place
     (``Tournament.missed_rounds == "unplaced"``): shown as "–", the others' places are
     counted without them.
+
+    ``waiting`` is true for a player with no result yet: no points entered in any round
+    shown, and not seated at a closed round (where no hand means 0 points).  Such a row
+    has no place and is listed after everyone with a result, its total shown as "–"
+    (issue 37.38: before the first hand of a round, players without a hand ranked above
+    players on negative points as if 0 were a result).
     """
 
     rank: int | None
@@ -62,6 +68,7 @@ class StandingRow:
     extra: dict = field(default_factory=dict)
     missed: list[bool] = field(default_factory=list)
     note: str = ""
+    waiting: bool = False
 
     @property
     def round_cells(self) -> list[int | str | None]:
@@ -228,6 +235,13 @@ def standings(
             provisional[reg] += 1
 
     numbers = [round_number] if round_number is not None else list(range(1, tournament.rounds + 1))
+    # seated at a closed round: played it, with 0 points where the table entered nothing
+    closed_seats = Seat.objects.filter(
+        round__tournament=tournament, round__status=Round.Status.CLOSED
+    )
+    if round_number is not None:
+        closed_seats = closed_seats.filter(round__number=round_number)
+    played_closed = set(closed_seats.values_list("registration_id", flat=True))
     policy = tournament.missed_rounds
     rows: list[StandingRow] = []
     for reg in _entrants(tournament):
@@ -241,6 +255,7 @@ def standings(
             if policy == Tournament.MissedRounds.EXCLUDED:
                 continue
             unranked = policy == Tournament.MissedRounds.UNPLACED
+        waiting = all(p is None for p in rounds) and reg.pk not in played_closed
         consent = reg.consent_public or not public
         fee = None
         if tournament.lost_game_fee is not None:
@@ -261,7 +276,8 @@ def standings(
                 provisional=provisional[reg.pk],
                 missed=missed,
                 note=missed_note(reg, tournament.rounds) if any(missed) else "",
-                rank=None if unranked else 0,
+                rank=None if unranked or waiting else 0,
+                waiting=waiting,
             )
         )
     tie_break = tournament.tie_break if round_number is None else Tournament.TieBreak.SHARED
@@ -304,14 +320,18 @@ def assign_places(rows: list, tie_break: str, order=lambda row: row.start_number
     Works only on the rows' ``total``, ``rounds``, ``lost`` and ``rank`` (a
     :class:`StandingRow` or a :class:`PairRow`), so it ranks a category's rows again on
     their own (:func:`category_rows`) and the pairs of a pairs event.  A row whose ``rank`` is
-    ``None`` (ranked without a prize place) keeps ``None`` and is not counted; every other
+    ``None`` (ranked without a prize place, or ``waiting`` for its first result: listed
+    last) keeps ``None`` and is not counted; every other
     row gets ``1 + the number of placed rows ahead of it``.  Equal points share a place
     (FIELD-NOTES: ties share, the clubs' custom) unless ``tie_break`` is ``best-round``:
     then the best single round decides, then fewer lost games, and only rows equal on all
     three share (the next place is skipped: 1, 2, 2, 4).  Within a shared place rows are
     listed by ``order`` (start number; pairs pass their pair number).
     """
-    rows.sort(key=lambda r: (-r.total, *tie_key(r, tie_break), order(r)))
+    # a row without any result yet (``waiting``) comes after every row with one
+    rows.sort(
+        key=lambda r: (getattr(r, "waiting", False), -r.total, *tie_key(r, tie_break), order(r))
+    )
     place, previous = 0, None
     for ranked, row in enumerate((r for r in rows if r.rank is not None), start=1):
         key = (row.total, *tie_key(row, tie_break))
@@ -512,7 +532,8 @@ def round_status(tournament: Tournament) -> dict | None:
 
 def player_summary(tournament: Tournament, registration: Registration) -> dict:
     """The first line of a player's own view: ``rank`` (``None`` without a place),
-    ``of`` (players with a place), ``total`` points and ``note`` (a missed-round marking),
+    ``of`` (players with a place), ``total`` points, ``note`` (a missed-round marking) and
+    ``waiting`` (no result yet),
     from the overall :func:`standings`; ``listed`` is false when the standings leave the
     player out (``missed_rounds == "excluded"``)."""
     rows = standings(tournament, public=False)
@@ -523,6 +544,7 @@ def player_summary(tournament: Tournament, registration: Registration) -> dict:
         "of": sum(1 for r in rows if r.rank is not None),
         "total": mine.total if mine else 0,
         "note": mine.note if mine else "",
+        "waiting": mine.waiting if mine else False,
     }
 
 

@@ -24,7 +24,11 @@ class PointsColumn(tables.Column):
     """A column of points: shown grouped with a real minus sign in the active language
     ("−1.720", :func:`tournament.formatting.points`), exported as the plain integer."""
 
-    def render(self, value):
+    def render(self, value, record, bound_column):
+        # a player without any result yet has no total: "—" as for an empty cell (the
+        # lean body_html() does the same; exports keep the plain 0)
+        if bound_column.name == "total" and isinstance(record, dict) and record.get("waiting"):
+            return bound_column.default
         return formatting.points(value)
 
     def value(self, value):
@@ -131,8 +135,8 @@ class StandingsTable(tables.Table):
             parts.append('<tr class="odd">' if counter % 2 else '<tr class="even">')
             for name, attrs, default in columns:
                 value = record.get(name)
-                if value is None or value == "":
-                    cell = default
+                if value is None or value == "" or (name == "total" and record.get("waiting")):
+                    cell = default  # no result yet: "—" on the page, 0 in the exports
                 elif name == "name":
                     cell = self.render_name(value, record)
                 elif name == "club":
@@ -167,6 +171,7 @@ class StandingsTable(tables.Table):
                 "name": row.name or "—",
                 "club": row.club,
                 "total": row.total,
+                "waiting": row.waiting,
                 "won": row.won,
                 "lost": row.lost,
                 "fee": row.fee,

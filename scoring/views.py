@@ -215,7 +215,8 @@ def _standings_fragment_entry(
                 else "",
                 "last_entry": selectors.last_entry_at(tournament),
                 "status": selectors.round_status(tournament) if large else None,
-                "unplaced": any(r["rank"] == "–" for r in table.data.data),
+                "unplaced": any(r["rank"] == "–" and not r.get("waiting") for r in table.data.data),
+                "waiting": any(r.get("waiting") for r in table.data.data),
             },
             request=None,
         ).encode()

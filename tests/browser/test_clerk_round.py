@@ -94,7 +94,8 @@ def test_clerk_enters_a_round_by_keyboard_and_public_page_follows(
     public = browser.new_context().new_page()
     response = public.goto(f"{live_server.url}/turnier/{tournament.pk}/")
     assert response is not None and response.ok, response and response.status
-    sync_api.expect(public.locator("#standings td.total").first).to_have_text("0")
+    # no hand yet: no result, not 0 (issue 37.38)
+    sync_api.expect(public.locator("#standings td.total").first).to_have_text("—")
 
     page = browser.new_context().new_page()
     page.goto(f"{live_server.url}/accounts/login/?next=/turnier/{tournament.pk}/runde/1/tisch/1/")
