@@ -163,6 +163,74 @@ def possible_trick_points(
     )
 
 
+def last_trick_fits(
+    ruleset: Ruleset,
+    seats: int,
+    declarer: int,
+    tricks: Sequence[int],
+    tricks_taken: Sequence[int] | None = None,
+) -> bool:
+    """Whether one deal can give every seat its ``tricks`` (trick points) at once as far
+    as the last trick goes: exactly one seat, one that took a trick, holds the last-trick
+    bonus, every other seat's points are card points alone.  Each seat's value may be
+    possible on its own (:func:`possible_trick_points`) while two seats can each only be
+    explained with the bonus (issue 37.19: partnership-250, two seats each ending on the
+    last trick's 10).  ``declarer`` is the declarer's seat (its cards include the Dabb's
+    worth of discards); ``tricks_taken`` per seat when entered.  With no bonus in the
+    ruleset there is nothing to check (``True``)."""
+    bonus = ruleset.last_trick_bonus
+    if not bonus:
+        return True
+    deal = ruleset.deal_for(seats)
+    plain: list[frozenset[int]] = []
+    with_bonus: list[frozenset[int]] = []
+    for i in range(seats):
+        taken = tricks_taken[i] if tricks_taken is not None else None
+        without, holding = _trick_point_sets(
+            ruleset.card_points,
+            ruleset.ranks,
+            bonus,
+            seats,
+            deal.cards_per_player,
+            deal.dabb if i == declarer else 0,
+            taken,
+        )
+        plain.append(without)
+        with_bonus.append(holding)
+    return any(
+        tricks[b] in with_bonus[b] and all(tricks[i] in plain[i] for i in range(seats) if i != b)
+        for b in range(seats)
+    )
+
+
+@lru_cache(maxsize=1024)
+def _trick_point_sets(
+    card_points: CardPoints,
+    ranks: tuple[str, ...],
+    bonus: int,
+    seats: int,
+    tricks: int,
+    extra_cards: int,
+    tricks_taken: int | None,
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The trick-point totals of one seat without the last-trick bonus, and with it (only
+    where the seat took at least one trick); arguments as :func:`_possible_trick_points`."""
+    ways = _sums_by_card_count(card_points, ranks)
+    ks = range(tricks + 1) if tricks_taken is None else (tricks_taken,)
+    without: set[int] = set()
+    holding: set[int] = set()
+    for k in ks:
+        m = k * seats + extra_cards
+        if m >= len(ways):
+            continue
+        bits = ways[m]
+        sums = {i for i in range(bits.bit_length()) if bits >> i & 1}
+        without |= sums
+        if k >= 1:
+            holding |= {s + bonus for s in sums}
+    return frozenset(without), frozenset(holding)
+
+
 @lru_cache(maxsize=1024)
 def _possible_trick_points(
     card_points: CardPoints,
@@ -173,19 +241,10 @@ def _possible_trick_points(
     extra_cards: int,
     tricks_taken: int | None,
 ) -> frozenset[int]:
-    ways = _sums_by_card_count(card_points, ranks)
-    ks = range(tricks + 1) if tricks_taken is None else (tricks_taken,)
-    result: set[int] = set()
-    for k in ks:
-        m = k * seats + extra_cards
-        if m >= len(ways):
-            continue
-        bits = ways[m]
-        sums = {i for i in range(bits.bit_length()) if bits >> i & 1}
-        result |= sums
-        if k >= 1:
-            result |= {s + bonus for s in sums}
-    return frozenset(result)
+    without, holding = _trick_point_sets(
+        card_points, ranks, bonus, seats, tricks, extra_cards, tricks_taken
+    )
+    return without | holding
 
 
 # ------------------------------------------------------------------------ validation
@@ -466,6 +525,22 @@ def parse_record(ruleset: Ruleset, data: object) -> HandRecord:
                         params={"value": value, "taken": taken},
                     )
                 )
+        seat_errors = any(e.field.startswith("tricks") for e in errors)
+        if (
+            not seat_errors
+            and isinstance(declarer, int)
+            and len(tricks) == seats
+            and not last_trick_fits(ruleset, seats, declarer, tricks, tricks_taken)
+        ):
+            errors.append(
+                FieldError(
+                    "tricks",
+                    "no deal gives these trick points together: only one seat takes the "
+                    f"last trick (+{ruleset.last_trick_bonus})",
+                    code="last_trick",
+                    params={"bonus": ruleset.last_trick_bonus},
+                )
+            )
 
     won = data.get("won")
     if outcome in SPECIAL_OUTCOMES:

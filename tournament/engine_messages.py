@@ -29,6 +29,14 @@ def engine_message(error: FieldError, ruleset: Ruleset) -> str:
         )
     if code == "sum":
         return _("Die Stichpunkte ergeben %(sum)s statt %(total)s.") % p
+    if code == "last_trick":
+        return (
+            _(
+                "Diese Stichpunkte passen an keinem Tisch zusammen: nur ein Spieler macht den "
+                "letzten Stich (+%(bonus)s), hier bräuchten ihn mehrere."
+            )
+            % p
+        )
     if code == "impossible":
         if p.get("taken") is not None:
             return _("%(value)s Stichpunkte sind mit %(taken)s Stichen nicht möglich.") % p
