@@ -45,6 +45,43 @@ def isolate(text) -> str:
     return f"\u2068{text}\u2069"
 
 
+def name_forms(label: str) -> tuple[str, ...]:
+    """A player's label in a game row of a score sheet ("12 Anna-Katharina Magdalena":
+    start number and first name) and its shorter forms, longest first, each isolated
+    (:func:`isolate`): the first given name ("12 Anna-Katharina"), its first part ("12
+    Anna"), its initial ("12 A."),
+    the start number alone ("12").  The stamper takes the first that stays readable
+    (:meth:`printing.stamping.Stamper.fit`; issue 37.24: long first names fell to 5.7 pt
+    on four-seat sheets).  The start number is unique at the table, so every form names
+    the player."""
+    number, _space, name = str(label).partition(" ")
+    if not name:
+        return (isolate(label),) if label else ()
+    first = name.split()[0]
+    part = first.split("-")[0] or first
+    forms = [
+        f"{number} {name}",
+        f"{number} {first}",
+        f"{number} {part}",
+        f"{number} {first[0]}.",
+        number,
+    ]
+    return tuple(isolate(f) for f in dict.fromkeys(forms))
+
+
+#: a trump suit's sign, the short form of its name on a score sheet (issue 37.23:
+#: "Diamonds" broke inside the word in the English trump column)
+SUIT_SIGNS = {"C": "\u2663", "S": "\u2660", "H": "\u2665", "D": "\u2666"}
+
+
+def trump_forms(trump: str) -> tuple[str, ...] | str:
+    """The trump of a game row in the active language ("Schellen" / "Diamonds") and its
+    suit sign (♦) as the short form; "" for a game without trump."""
+    if not trump:
+        return ""
+    return (str(Hand.Trump(trump).label), SUIT_SIGNS[trump])
+
+
 def consents(registration: Registration) -> bool:
     """Whether the player agreed to be named in this tournament's public documents.
 
@@ -211,10 +248,10 @@ class SheetPage:
         for r, row in enumerate(self.rows):
             hand = row.hand
             fields[f"no-{r}"] = str(row.number)
-            fields[f"dealer-{r}"] = isolate(row.dealer_name)
-            fields[f"declarer-{r}"] = isolate(row.declarer)
+            fields[f"dealer-{r}"] = name_forms(row.dealer_name)
+            fields[f"declarer-{r}"] = name_forms(row.declarer)
             fields[f"bid-{r}"] = _blank_if_none(hand.bid) if hand else ""
-            fields[f"trump-{r}"] = str(hand.get_trump_display()) if hand else ""
+            fields[f"trump-{r}"] = trump_forms(hand.trump) if hand else ""
             fields[f"outcome-{r}"] = row.outcome
             for p, cells in enumerate(row.cells):
                 if cells[0] == "—" and hand is None:

@@ -24,6 +24,7 @@ WeasyPrint reports them; the stamper turns them into PDF space.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from io import BytesIO
@@ -283,6 +284,10 @@ def wrap(text: str, face: Font, size: float, width: float, mode: str) -> list[st
     return lines
 
 
+#: the pieces a line may break between: words, each with a hyphen that ends it
+_WORDS = re.compile(r"[^\s-]+-?")
+
+
 class Stamper:
     """Texts drawn onto empty pages with reportlab, one page per :meth:`page` call, in
     the order of the grid pages they will lie on; ``title`` and ``lang`` (e.g. ``"de"``) go
@@ -313,24 +318,49 @@ class Stamper:
             self._canvas.showPage()
             self._text = None
 
-    def text(self, box: Box, text: str) -> None:
-        """Draw ``text`` into ``box``: wrapped (:meth:`Box.lines`), shrunk in steps of 5 %
-        while its lines are higher than the box or (unwrappable) wider than it, then
+    #: the smallest size a text may be shrunk to while a shorter form of it is at hand
+    #: (issue 37.24: names on four-seat sheets fell to 5.7 pt)
+    READABLE = 8.0
+
+    def fit(self, box: Box, text: str | Sequence[str]) -> tuple[str, float, float, list[str]]:
+        """How ``text`` is set in ``box``: ``(text, size, leading, lines)``.  Wrapped
+        (:meth:`Box.lines`) and shrunk in steps of 5 % while its lines are higher than the
+        box or (unwrappable) wider than it.  ``text`` may be a sequence of forms, longest
+        first ("12 Anna-Katharina", "12 A.", "12"): the first that fits at
+        :data:`READABLE` points or more (or at the box's own size, if smaller) is taken,
+        else the last one, shrunk as far as it must."""
+        forms = [text] if isinstance(text, str) else list(text)
+        forms = [clean(f) for f in forms if clean(f)]
+        if not forms:
+            return "", box.size, box.line_height, []
+        floor = min(box.size, self.READABLE)
+        for number, form in enumerate(forms):
+            last = number == len(forms) - 1
+            face = box.font
+            size = box.size
+            leading = box.line_height
+            lines = wrap(form, face, size, box.width, box.wrap)
+            while size > self.SMALLEST and (
+                len(lines) * leading > box.height + 0.5
+                or any(face.width(line, size) > box.width + 0.01 for line in lines)
+            ):
+                size *= 0.95
+                leading = box.line_height * size / box.size
+                lines = wrap(form, face, size, box.width, box.wrap)
+            # a shorter form is at hand: this one must keep its size and its words whole
+            # (broken only at spaces and after hyphens: "Diamo/nds" is no fit)
+            whole = all(face.width(word, size) <= box.width + 0.01 for word in _WORDS.findall(form))
+            if last or (size >= floor - 0.01 and whole):
+                return form, size, leading, lines
+        raise AssertionError("unreachable: the last form is always taken")
+
+    def text(self, box: Box, text: str | Sequence[str]) -> None:
+        """Draw ``text`` (one text, or its forms longest first: :meth:`fit`) into ``box``,
         aligned and centred vertically; an empty text draws nothing."""
-        text = clean(text)
-        if not text:
+        text, size, leading, lines = self.fit(box, text)
+        if not lines:
             return
         face = box.font
-        size = box.size
-        leading = box.line_height
-        lines = wrap(text, face, size, box.width, box.wrap)
-        while size > self.SMALLEST and (
-            len(lines) * leading > box.height + 0.5
-            or any(face.width(line, size) > box.width + 0.01 for line in lines)
-        ):
-            size *= 0.95
-            leading = box.line_height * size / box.size
-            lines = wrap(text, face, size, box.width, box.wrap)
         state = (face.name, size, box.color)
         if state != self._state:
             self._text.setFont(face.name, size)

@@ -171,8 +171,9 @@ def test_four_player_blank_sheet_keeps_headers_whole_and_rows_even(db, language)
     words = [w.text for w in page.words]
     for header in HEADERS[language]:
         assert header in words, (header, words[:40])
-    # the dealer's first name breaks after its hyphen, never before it
-    assert "Maximiliane-" in words and "Friederike" in words
+    # the dealer's first name never breaks before its hyphen; at 8 pt not even its first
+    # part fits the column, so her rows print her start number and initial (issue 37.24)
+    assert "M." in words and "Maximiliane" not in words
     assert not any(w.startswith("-Friederike") for w in words)
     # the game numbers in the first column: every row has the same height
     # (right-aligned in the "Spiel" column; the dealer start numbers begin right of it)
@@ -484,3 +485,44 @@ def test_a_small_table_plan_is_one_page_and_its_title_does_not_wrap(db):
     text = text_of(pdfs.table_plan_pdf(tournament.round_set.get(number=1)))
     assert len(pages(text)) == 1
     assert "Tischplan Runde 1" in pages(text)[0].splitlines()[0]
+
+
+@pytest.mark.parametrize("filled", [True, False])
+def test_names_and_trump_in_game_rows_stay_at_eight_point(db, clerk, monkeypatch, filled):
+    """Issue 37.23 and 37.24: on four-seat sheets long first names shrank to 5.7 pt over
+    three lines, the blank sheets' dealer column was 6.2–6.5 pt, and "Diamonds" broke
+    inside the word. A row now prints a shorter form of the name (start number first, so
+    it still names the player) or the suit's sign, never under 8 pt."""
+    from printing.stamping import Stamper
+
+    tournament, round_, four = mixed_tournament()
+    for seat in four.seats.all():
+        player = seat.registration.player
+        player.first_name = "Anna-Katharina Magdalena Friederike"
+        player.save()
+    hand = play(four, 1, 4, clerk)
+    hand.trump = "D"
+    hand.save(update_fields=["trump"])
+    drawn: list[tuple[str, float, float]] = []
+    fit = Stamper.fit
+
+    def recording(self, box, text):
+        chosen = fit(self, box, text)
+        if not isinstance(text, str):  # a field with shorter forms: a game row's
+            drawn.append((chosen[0], chosen[1], box.size))
+        return chosen
+
+    monkeypatch.setattr(Stamper, "fit", recording)
+    with translation.override("en"):
+        pdf = pdfs.score_sheets_pdf(round_, filled=filled)
+    assert drawn, "no game row was stamped with its shorter forms"
+    assert all(size >= 8 - 0.01 for _text, size, _box in drawn), drawn
+    assert all(box >= 8 - 0.01 for _text, _size, box in drawn)
+    texts = [text for text, _size, _box in drawn]
+    start = four.seats.get(position=0).registration.start_number
+    # the full name does not fit the column: a shorter form with its start number
+    assert any(t.strip("\u2068\u2069").startswith(f"{start} ") for t in texts)
+    if filled:
+        assert "\u2666" in texts or "Diamonds" in texts
+        page = squash(pages(text_of(pdf))[four.number - 1])
+        assert "Diam-" not in page and "Diamond\n" not in page
