@@ -22,7 +22,7 @@ from functools import cached_property
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -34,6 +34,8 @@ from scoring.services import active_positions, dealer_for, partner_teams
 from tournament import formatting
 from tournament.formatting import name_sort_key
 from tournament.models import Category, Registration, Round, Seat, Table, Tournament
+
+from .handout import SUITS_EN, TERMS
 
 GAMES_PER_PAGE = 15
 CLOCKWISE = "clockwise"
@@ -74,12 +76,18 @@ def name_forms(label: str) -> tuple[str, ...]:
 SUIT_SIGNS = {"C": "\u2663", "S": "\u2660", "H": "\u2665", "D": "\u2666"}
 
 
-def trump_forms(trump: str) -> tuple[str, ...] | str:
-    """The trump of a game row in the active language ("Schellen" / "Diamonds") and its
-    suit sign (♦) as the short form; "" for a game without trump."""
+def trump_forms(trump: str, wording: str = "swabian") -> tuple[str, ...] | str:
+    """The trump of a game row and its suit sign (♦) as the short form; "" for a game
+    without trump.  In German the suit is named in the ruleset's own words (``wording``,
+    :data:`printing.handout.TERMS`: "Pik" in the club rules, "Bollen" in dabb-app), as the
+    rules handout names it (issue 37.25); in English "Diamonds" etc."""
     if not trump:
         return ""
-    return (str(Hand.Trump(trump).label), SUIT_SIGNS[trump])
+    if translation.get_language() == "en":
+        name = SUITS_EN[trump]
+    else:
+        name = TERMS.get(wording, TERMS["swabian"])["suits"][trump]
+    return (name, SUIT_SIGNS[trump])
 
 
 def consents(registration: Registration) -> bool:
@@ -144,6 +152,7 @@ class SheetRow:
     hand: Hand | None = None
     declarer: str = ""
     outcome: str = ""
+    trump: tuple[str, ...] | str = ""
     cells: list[tuple] = field(default_factory=list)
     corrected: bool = False
     adjusted: bool = False
@@ -251,7 +260,7 @@ class SheetPage:
             fields[f"dealer-{r}"] = name_forms(row.dealer_name)
             fields[f"declarer-{r}"] = name_forms(row.declarer)
             fields[f"bid-{r}"] = _blank_if_none(hand.bid) if hand else ""
-            fields[f"trump-{r}"] = trump_forms(hand.trump) if hand else ""
+            fields[f"trump-{r}"] = row.trump
             fields[f"outcome-{r}"] = row.outcome
             for p, cells in enumerate(row.cells):
                 if cells[0] == "—" and hand is None:
@@ -320,6 +329,7 @@ def score_sheets(
     """
     tournament = round_.tournament
     games = tournament.games_per_round
+    wording = tournament.ruleset.wording
     tables = list(round_.tables.order_by("number"))
     seats_by_table = _seats_by_table(round_)
     hands_by_table: dict[int, dict[int, Hand]] = defaultdict(dict)
@@ -358,7 +368,8 @@ def score_sheets(
             else:
                 running = [t + s for t, s in zip(running, hand.scores, strict=True)]
                 row.declarer = names.get(hand.declarer, "")
-                row.outcome = _outcome_text(hand, names)
+                row.outcome = _outcome_text(hand, names, wording)
+                row.trump = trump_forms(hand.trump, wording)
                 tricks = hand.tricks or [None] * size
                 row.cells = [
                     ("—", "—", 0, running[p])
@@ -500,13 +511,21 @@ def _teams(tournament: Tournament, seats: list[Seat]) -> dict:
     return {"teams": letters, "teams_text": text}
 
 
-def _outcome_text(hand: Hand, names: dict[int, str]) -> str:
+def _outcome_text(hand: Hand, names: dict[int, str], wording: str = "swabian") -> str:
     """ "gewonnen" or "verloren" for a played game, else the kind of game with it
-    ("Bettel, verloren", "abgegangen, verloren"), as the standings count the declarer's
-    won and lost games; then any penalty ("· Verwerfen (3 Anna)")."""
+    ("Bettel, verloren", "Abgehen, verloren"), as the standings count the declarer's
+    won and lost games; then any penalty ("· Verwerfen (3 Anna)").  In German, conceding
+    and the Dabb carry the ruleset's own words (``wording``, :data:`printing.handout.
+    TERMS`: "Abschreiben", "Durch ohne Tapp" in the club rules; issue 37.25)."""
     result = _("gewonnen") if hand.declarer_won else _("verloren")
+    terms = TERMS.get(wording, TERMS["swabian"])
+    german = translation.get_language() != "en"
     if hand.outcome == Hand.Outcome.PLAYED:
         text = result
+    elif german and hand.outcome == Hand.Outcome.ABGEHEN:
+        text = f"{terms['concede']}, {result}"
+    elif german and hand.outcome == Hand.Outcome.DURCH_OHNE_DABB:
+        text = f"Durch ohne {terms['dabb']}, {result}"
     else:
         text = f"{hand.get_outcome_display()}, {result}"
     if hand.penalty_type:

@@ -526,3 +526,39 @@ def test_names_and_trump_in_game_rows_stay_at_eight_point(db, clerk, monkeypatch
         assert "\u2666" in texts or "Diamonds" in texts
         page = squash(pages(text_of(pdf))[four.number - 1])
         assert "Diam-" not in page and "Diamond\n" not in page
+
+
+@pytest.mark.parametrize(
+    ("preset", "trump", "suit", "concede"),
+    [
+        ("club-tournament", "S", "Pik", "Abschreiben"),
+        ("dabb-app", "D", "Bollen", "Abgehen"),
+        ("swabian-traditional", "S", "Schippe", "Abgehen"),
+    ],
+)
+def test_a_sheet_names_trump_and_conceding_in_its_rulesets_words(
+    db, clerk, preset, trump, suit, concede
+):
+    """Issue 37.25: the club handout says "Pik" and "Abschreiben", the sheet said "Schippe"
+    and "abgegangen". A filled sheet now uses the words of the ruleset's handout."""
+    tournament = make_tournament(players=3, consent=lambda i: True, preset=preset)
+    table = tournament.round_set.get(number=1).tables.get()
+
+    def save(number, **kw):
+        values = dict(
+            number=number, dealer=scoring_services.dealer_for(table, 3, number), declarer=1,
+            bid=300, outcome="played", trump=trump,
+            melds={p: 0 for p in range(3)}, tricks={p: None for p in range(3)},
+        )  # fmt: skip
+        values.update(kw)
+        hand, evaluation = scoring_services.save_hand(
+            table, scoring_services.HandInput(**values), clerk
+        )
+        assert hand is not None, evaluation.errors
+
+    save(1, outcome="abgehen", trump="")
+    save(2, tricks={0: 100, 1: 75, 2: 75})
+    sheet = squash(text_of(pdfs.score_sheets_pdf(table.round, filled=True)))
+    assert f"{concede}, verloren" in sheet
+    assert suit in sheet
+    assert ("abgegangen" in sheet) is False
