@@ -10,7 +10,7 @@ from tournament.forms import LoginForm
 
 urlpatterns = [
     path("", scoring_views.home, name="home"),
-    path("", include("tournament.urls_app")),
+    path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("table_entry.urls")),
     path("", include("prizes.urls")),
