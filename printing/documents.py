@@ -649,7 +649,12 @@ class PrintedPair:
 
     @classmethod
     def of(cls, row: selectors.PairRow) -> PrintedPair:
-        names = " / ".join(f"{m.start_number} {m.name}".strip() for m in row.members)
+        # each name isolated: a right-to-left name cannot pull its partner's start number
+        # beside it (issue 37.26)
+        names = " / ".join(
+            f"{m.start_number} {isolate(m.name)}" if m.name else str(m.start_number)
+            for m in row.members
+        )
         clubs = " / ".join(dict.fromkeys(m.club for m in row.members if m.club))
         return cls(
             row.rank, row.pair, names, clubs, row.round_cells, row.total, row.won, row.lost, row.fee

@@ -24,13 +24,16 @@ WeasyPrint reports them; the stamper turns them into PDF space.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from io import BytesIO
 from pathlib import Path
 
+import arabic_reshaper
 import pikepdf
+from bidi import get_display
 from fontTools.ttLib import TTFont as FontFile
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
@@ -231,6 +234,31 @@ def lay_out_grid(html: str) -> Grid:
     return Grid(document.write_pdf(), pages)
 
 
+def _right_to_left(text: str) -> bool:
+    """Whether ``text`` holds a letter written right to left (Arabic, Hebrew, …)."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
+def shaped(text: str) -> str:
+    """``text`` with its Arabic letters in their joined forms (``arabic_reshaper``: the
+    presentation forms DejaVu Sans holds), as a browser shapes them; other text as it is.
+    Shaping comes before wrapping: the widths measured are those of the printed glyphs."""
+    if not _right_to_left(text):
+        return text
+    return arabic_reshaper.reshape(text)
+
+
+def visual(line: str) -> str:
+    """One stamped line in the order its glyphs are drawn left to right: the Unicode
+    bidirectional algorithm (``python-bidi``) with a left-to-right base, so a right-to-left
+    name reads right to left and the start number before it stays on the left ("12 <name>",
+    as the browser shows an isolated name); a line without right-to-left letters as it is
+    (issue 37.26: Arabic printed reversed and unjoined on the stamped sheets)."""
+    if not _right_to_left(line):
+        return line
+    return get_display(line, base_dir="L")
+
+
 def clean(text: str) -> str:
     """``text`` as it is stamped: control characters as spaces (as in every PDF,
     :func:`printing.render.printable`), without bidirectional controls
@@ -330,7 +358,7 @@ class Stamper:
         :data:`READABLE` points or more (or at the box's own size, if smaller) is taken,
         else the last one, shrunk as far as it must."""
         forms = [text] if isinstance(text, str) else list(text)
-        forms = [clean(f) for f in forms if clean(f)]
+        forms = [shaped(clean(f)) for f in forms if clean(f)]
         if not forms:
             return "", box.size, box.line_height, []
         floor = min(box.size, self.READABLE)
@@ -377,6 +405,7 @@ class Stamper:
             else:
                 x = box.left
             y = self._height - (top + number * leading + baseline)
+            line = visual(line)
             for offset, run in face.runs(line, size):
                 self._text.setTextOrigin(x + offset, y)
                 self._text.textOut(run)

@@ -562,3 +562,52 @@ def test_a_sheet_names_trump_and_conceding_in_its_rulesets_words(
     assert f"{concede}, verloren" in sheet
     assert suit in sheet
     assert ("abgegangen" in sheet) is False
+
+
+def test_right_to_left_names_are_joined_and_read_right_to_left_on_stamped_sheets(db):
+    """Issue 37.26: Arabic names printed reversed and unjoined on stamped score sheets
+    (reportlab draws code points left to right). They are shaped (joined letters) and put
+    in visual order; the start number stays before the name; Greek, Cyrillic and Turkish
+    print as they are (DejaVu Sans holds them all)."""
+    import arabic_reshaper
+
+    from printing.stamping import shaped, visual
+
+    tournament, round_, four = mixed_tournament()
+    names = {0: ("محمد", "الأحمد"), 1: ("Ελένη", "Παπαδοπούλου"), 3: ("Gülşen", "Öztürk")}
+    for position, (first, last) in names.items():
+        player = four.seats.get(position=position).registration.player
+        player.first_name, player.last_name = first, last
+        player.save()
+    text = text_of(pdfs.score_sheets_pdf(round_, filled=False))
+    number = four.seats.get(position=0).registration.start_number
+    joined = arabic_reshaper.reshape("محمد الأحمد")
+    # drawn joined and in visual order, which pdftotext reads back into typed order
+    # (the letters' joined forms are what was drawn: unshaped letters never are)
+    assert joined in text
+    assert "Ελένη Παπαδοπούλου" in text and "Gülşen Öztürk" in text
+    # the unjoined letters of the name in typed order are not what is printed
+    assert "محمد الأحمد" not in text
+    # the pieces: shaping joins, the visual order keeps the number on the left
+    assert shaped("Anna") == "Anna" and visual("12 Anna") == "12 Anna"
+    line = visual(f"{number} {shaped('محمد')}")
+    assert line.startswith(f"{number} ") and line.endswith(shaped("محمد")[::-1])
+
+
+def test_a_pairs_line_isolates_each_partners_name():
+    """Issue 37.26: in the pairs results list "3 <Arabic name> / 4 Bernd" let the
+    right-to-left name pull the next start number beside it. Each name is isolated."""
+    from types import SimpleNamespace
+
+    from printing.documents import PrintedPair
+
+    members = [
+        SimpleNamespace(start_number=3, name="محمد الأحمد", club="TSV"),
+        SimpleNamespace(start_number=4, name="Bernd Huber", club=""),
+        SimpleNamespace(start_number=5, name="", club=""),
+    ]
+    row = SimpleNamespace(
+        rank=1, pair=2, members=members, round_cells=[10], total=10, won=1, lost=0, fee=None
+    )
+    printed = PrintedPair.of(row)
+    assert printed.name == ("3 \u2068محمد الأحمد\u2069 / 4 \u2068Bernd Huber\u2069 / 5")
