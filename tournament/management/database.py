@@ -15,10 +15,10 @@ def require_database() -> None:
     """Raise :class:`CommandError` with a German message when the database is SQLite and
     its file does not exist (opening it would create an empty one); PostgreSQL and an
     in-memory database are left to their own errors."""
-    if connection.vendor != "sqlite":
+    if connection.vendor != "sqlite" or connection.is_in_memory_db():
         return
     name = str(connection.settings_dict["NAME"])
-    if name.startswith("file:") or name == ":memory:" or "mode=memory" in name:
+    if name.startswith("file:"):
         return
     if not Path(name).is_file():
         raise CommandError(
