@@ -12,4 +12,5 @@ urlpatterns = [
     path("turnier/<int:pk>/website.zip", views.site_export, name="site"),
     path("serie/<int:pk>/website.zip", views.series_site_export, name="series_site"),
     path("turnier/<int:pk>/pressebericht/", views.press_report, name="press"),
+    path("turnier/<int:pk>/sicherung/", views.backup_now, name="backup_now"),
 ]

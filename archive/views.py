@@ -8,20 +8,23 @@ formula is written as text (:mod:`archive.exports`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from scoring.tables import standings_table
 from scoring.views import category_param, round_number_param
 from series.selectors import series_standings, series_values
 from tournament.models import Series, Tournament
 
-from . import exports, press, site
+from . import backup, exports, press, site
 from .forms import PressOptionsForm, PressTextForm
 
 #: ``export.<fmt>`` in the address: (file extension, content type)
@@ -139,6 +142,42 @@ def press_report(request: HttpRequest, pk: int) -> HttpResponse:
         },
         status=status,
     )
+
+
+@login_required
+@permission_required("tournament.change_tournament", raise_exception=True)
+@require_POST
+def backup_now(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Sicherung jetzt" on the entry overview (venue mode only: 404 without
+    ``BINOKEL_BACKUP_DIR``): a checked copy of the database (:func:`archive.backup.
+    backup_database`) into the folder the director types (a USB stick, say), or the
+    venue's backup folder when the field is empty; the result or the German reason it
+    failed as a message on the overview (issue 37.28)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not settings.BACKUP_DIR:
+        raise Http404(_("Sicherungen gibt es nur auf dem Laptop des Turnierabends."))
+    typed = request.POST.get("ordner", "").strip()
+    folder = Path(typed).expanduser() if typed else Path(settings.BACKUP_DIR)
+    if not folder.is_absolute() or not folder.is_dir():
+        messages.error(
+            request,
+            _(
+                "Ordner „%(folder)s“: gibt es nicht (den vollen Pfad angeben; USB-Stick eingesteckt?)."
+            )
+            % {"folder": typed},
+        )
+        return redirect("scoring:clerk", pk=tournament.pk)
+    try:
+        report = backup.backup_database(backup.configured_database(), folder)
+    except backup.BackupError as exc:
+        messages.error(request, _("Sicherung nicht geschrieben: %(why)s") % {"why": exc})
+    else:
+        messages.success(
+            request,
+            _("Sicherung geschrieben: %(path)s (Prüfung: %(result)s).")
+            % {"path": report.path, "result": report.integrity},
+        )
+    return redirect("scoring:clerk", pk=tournament.pk)
 
 
 def _press_download(tournament: Tournament, data: dict, author: str = "") -> HttpResponse:
