@@ -47,7 +47,7 @@ def isolate(text) -> str:
     return f"\u2068{text}\u2069"
 
 
-def name_forms(label: str) -> tuple[str, ...]:
+def name_forms(label: str) -> tuple[str, ...] | str:
     """A player's label in a game row of a score sheet ("12 Anna-Katharina Magdalena":
     start number and first name) and its shorter forms, longest first, each isolated
     (:func:`isolate`): the first given name ("12 Anna-Katharina"), its first part ("12
@@ -56,9 +56,11 @@ def name_forms(label: str) -> tuple[str, ...]:
     (:meth:`printing.stamping.Stamper.fit`; issue 37.24: long first names fell to 5.7 pt
     on four-seat sheets).  The start number is unique at the table, so every form names
     the player."""
+    if not label:
+        return ""
     number, _space, name = str(label).partition(" ")
     if not name:
-        return (isolate(label),) if label else ()
+        return isolate(label)
     first = name.split()[0]
     part = first.split("-")[0] or first
     forms = [

@@ -145,8 +145,10 @@ def stamp(pages: list[SheetPage], context: dict) -> tuple[bytes, list[bytes], li
                 drawn.add(key)
                 if key == "qr":
                     stamper.squares(box, qr_modules(text))
-                else:
-                    stamper.text(box, text)
+                elif isinstance(text, str) or not text:
+                    stamper.text(box, text or "")
+                else:  # shorter forms: the page keeps the one drawn (as the sheet says)
+                    page.fields[key] = text[stamper.text(box, text)]
             stamper.text(grid_page.boxes["page"], f"{label} {number} {of} {len(under)}")
         if missing := page.fields.keys() - drawn:
             raise KeyError(f"No place on the sheet's grid for {sorted(missing)}")

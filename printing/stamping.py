@@ -350,20 +350,21 @@ class Stamper:
     #: (issue 37.24: names on four-seat sheets fell to 5.7 pt)
     READABLE = 8.0
 
-    def fit(self, box: Box, text: str | Sequence[str]) -> tuple[str, float, float, list[str]]:
+    def fit(self, box: Box, text: str | Sequence[str]) -> tuple[str, float, float, list[str], int]:
         """How ``text`` is set in ``box``: ``(text, size, leading, lines)``.  Wrapped
         (:meth:`Box.lines`) and shrunk in steps of 5 % while its lines are higher than the
         box or (unwrappable) wider than it.  ``text`` may be a sequence of forms, longest
         first ("12 Anna-Katharina", "12 A.", "12"): the first that fits at
         :data:`READABLE` points or more (or at the box's own size, if smaller) is taken,
-        else the last one, shrunk as far as it must."""
-        forms = [text] if isinstance(text, str) else list(text)
-        forms = [shaped(clean(f)) for f in forms if clean(f)]
-        if not forms:
-            return "", box.size, box.line_height, []
+        else the last one, shrunk as far as it must; the last item of the tuple is the
+        index of the form taken in ``text`` (0 for a single text)."""
+        given = [text] if isinstance(text, str) else list(text)
+        indexed = [(i, shaped(clean(f))) for i, f in enumerate(given) if clean(f)]
+        if not indexed:
+            return "", box.size, box.line_height, [], 0
         floor = min(box.size, self.READABLE)
-        for number, form in enumerate(forms):
-            last = number == len(forms) - 1
+        for number, (index, form) in enumerate(indexed):
+            last = number == len(indexed) - 1
             face = box.font
             size = box.size
             leading = box.line_height
@@ -379,15 +380,16 @@ class Stamper:
             # (broken only at spaces and after hyphens: "Diamo/nds" is no fit)
             whole = all(face.width(word, size) <= box.width + 0.01 for word in _WORDS.findall(form))
             if last or (size >= floor - 0.01 and whole):
-                return form, size, leading, lines
+                return form, size, leading, lines, index
         raise AssertionError("unreachable: the last form is always taken")
 
-    def text(self, box: Box, text: str | Sequence[str]) -> None:
+    def text(self, box: Box, text: str | Sequence[str]) -> int:
         """Draw ``text`` (one text, or its forms longest first: :meth:`fit`) into ``box``,
-        aligned and centred vertically; an empty text draws nothing."""
-        text, size, leading, lines = self.fit(box, text)
+        aligned and centred vertically; an empty text draws nothing.  Returns the index
+        of the form drawn."""
+        text, size, leading, lines, index = self.fit(box, text)
         if not lines:
-            return
+            return index
         face = box.font
         state = (face.name, size, box.color)
         if state != self._state:
@@ -409,6 +411,7 @@ class Stamper:
             for offset, run in face.runs(line, size):
                 self._text.setTextOrigin(x + offset, y)
                 self._text.textOut(run)
+        return index
 
     def squares(self, box: Box, modules: list[list[bool]]) -> None:
         """Draw a square matrix of dark ``modules`` (a QR code, quiet zone included) filling

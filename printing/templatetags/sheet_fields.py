@@ -47,4 +47,7 @@ def field(context, *parts) -> str:
                 '<a class="f" href="{}{}">{}</a>', FIELD, key, placeholder(context, key)
             )
         return format_html('<a class="f" href="{}{}"></a>', FIELD, key)
-    return format_html('<span class="f">{}</span>', page.fields.get(key, ""))
+    text = page.fields.get(key, "")
+    if not isinstance(text, str):  # shorter forms not yet chosen by the stamper: the full
+        text = text[0] if text else ""
+    return format_html('<span class="f">{}</span>', text)
