@@ -158,11 +158,14 @@ def backup_database(
                 _("Die Sicherung besteht die Prüfung nicht: %(error)s") % {"error": integrity}
             )
         os.replace(partial, target)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, OSError) as exc:  # OSError: a folder the server may not write
         raise BackupError(_("Sicherung fehlgeschlagen: %(error)s") % {"error": exc}) from exc
     finally:
         for leftover in (partial, Path(f"{partial}-journal")):
-            leftover.unlink(missing_ok=True)
+            try:
+                leftover.unlink(missing_ok=True)
+            except OSError:
+                pass
     return inspect_database(target, require_project=False)
 
 
@@ -643,7 +646,10 @@ def _create_private(path: Path) -> None:
     database SQLite writes into it (and its journal, which takes the same mode) is the
     owner's only.  Raises ``FileExistsError`` when ``path`` exists."""
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    os.chmod(path, 0o600)
+    try:
+        os.chmod(path, 0o600)
+    except PermissionError:  # FAT/exFAT (a USB stick) keeps no owner's modes
+        pass
 
 
 def _names(conn: sqlite3.Connection) -> set[str]:

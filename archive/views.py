@@ -144,6 +144,16 @@ def press_report(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _served(folder: Path) -> bool:
+    """Whether ``folder`` lies in the program's own folder or a folder the server hands
+    out (static files): a copy of the database there could be downloaded."""
+    inside = folder.resolve()
+    roots = [Path(settings.BASE_DIR)]
+    if getattr(settings, "STATIC_ROOT", None):
+        roots.append(Path(settings.STATIC_ROOT))
+    return any(inside == root.resolve() or root.resolve() in inside.parents for root in roots)
+
+
 @login_required
 @permission_required("tournament.change_tournament", raise_exception=True)
 @require_POST
@@ -157,8 +167,21 @@ def backup_now(request: HttpRequest, pk: int) -> HttpResponse:
     if not settings.BACKUP_DIR:
         raise Http404(_("Sicherungen gibt es nur auf dem Laptop des Turnierabends."))
     typed = request.POST.get("ordner", "").strip()
-    folder = Path(typed).expanduser() if typed else Path(settings.BACKUP_DIR)
-    if not folder.is_absolute() or not folder.is_dir():
+    try:
+        folder = Path(typed).expanduser() if typed else Path(settings.BACKUP_DIR)
+        usable = folder.is_absolute() and folder.is_dir()
+    except (RuntimeError, ValueError, OSError):  # "~someone" unknown, a NUL in the path
+        folder, usable = None, False
+    if usable and typed and _served(folder):
+        messages.error(
+            request,
+            _(
+                "Ordner „%(folder)s“: liegt im Programm oder wird ausgeliefert; einen anderen wählen."
+            )
+            % {"folder": typed},
+        )
+        return redirect("scoring:clerk", pk=tournament.pk)
+    if not usable:
         messages.error(
             request,
             _(
@@ -169,7 +192,7 @@ def backup_now(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("scoring:clerk", pk=tournament.pk)
     try:
         report = backup.backup_database(backup.configured_database(), folder)
-    except backup.BackupError as exc:
+    except (backup.BackupError, OSError) as exc:
         messages.error(request, _("Sicherung nicht geschrieben: %(why)s") % {"why": exc})
     else:
         messages.success(

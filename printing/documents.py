@@ -59,8 +59,8 @@ def name_forms(label: str) -> tuple[str, ...] | str:
     if not label:
         return ""
     number, _space, name = str(label).partition(" ")
-    if not name:
-        return isolate(label)
+    if not name.split():  # no name, or only spaces (older data)
+        return isolate(number)
     first = name.split()[0]
     part = first.split("-")[0] or first
     forms = [

@@ -49,3 +49,33 @@ def test_backup_now_is_the_directors_and_only_at_the_venue(client, clerk, direct
     client.force_login(clerk)
     settings.BACKUP_DIR = "/tmp"
     assert client.post(url).status_code == 403
+
+
+def test_backup_now_refuses_folders_it_must_not_write(client, director, settings, tmp_path):
+    """Review of issue 37.28: a folder in the program or its served static files would
+    let the copy be downloaded; "~nobody" and a NUL byte made a 500."""
+    from django.conf import settings as django_settings
+
+    tournament = make_tournament(players=3)
+    settings.BACKUP_DIR = str(tmp_path)
+    client.force_login(director)
+    url = reverse("archive:backup_now", args=[tournament.pk])
+    for folder in (
+        str(django_settings.BASE_DIR),
+        str(django_settings.BASE_DIR / "static"),
+        "~kein-solcher-benutzer/usb",
+        "/tmp/\x00x",
+    ):
+        response = client.post(url, {"ordner": folder}, follow=True)
+        assert response.status_code == 200, folder
+        said = " ".join(str(m) for m in response.context["messages"])
+        assert "Ordner" in said and "geschrieben" not in said, (folder, said)
+    assert not list(django_settings.BASE_DIR.glob("binokel-*.sqlite3"))
+
+
+def test_a_name_of_spaces_only_is_printed_as_its_start_number():
+    from printing.documents import name_forms
+
+    assert name_forms("12 \u3000") == "\u206812\u2069"
+    assert name_forms("12 Anna Maria")[0] == "\u206812 Anna Maria\u2069"
+    assert name_forms("") == ""
