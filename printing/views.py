@@ -37,9 +37,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django_ratelimit.core import get_usage
 
+from scoring.cache import setup_version, standings_cache_key
 from scoring.qr import standings_address
-from scoring.services import standings_cache_key
-from scoring.signals import setup_version
 from scoring.views import cache_entry, category_param, round_number_param
 from tournament.models import Round, Series, Tournament
 

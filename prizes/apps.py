@@ -11,7 +11,7 @@ class PrizesConfig(AppConfig):
     verbose_name = _("Preise")
 
     def ready(self) -> None:
-        from scoring.signals import standings_source_changed
+        from scoring.cache import standings_source_changed
         from tournament.roles import ensure_groups
 
         from .models import Prize

@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
@@ -13,7 +12,7 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from tournament.roles import ensure_groups
 
-        from .signals import WATCHED, WATCHED_ON_SAVE, standings_source_changed
+        from .cache import WATCHED, WATCHED_ON_SAVE, standings_source_changed
 
         # run after this app's permissions are made (tournament's were made before)
         post_migrate.connect(ensure_groups, sender=self)
@@ -26,20 +25,9 @@ class ScoringConfig(AppConfig):
                 standings_source_changed, sender=model, dispatch_uid=f"standings-del-{model}"
             )
 
-        # a player put into or taken out of a category changes that category's cached
-        # standings (imports point one way: tournament does not call scoring)
         from tournament.models import Category
 
-        from .services import invalidate_standings
-
-        def category_changed(sender, instance, action, **kwargs) -> None:
-            if action in ("post_add", "post_remove", "post_clear"):
-                # ``instance``: the category, or the registration when changed from its
-                # side; again after the commit, so a render in between cannot keep the
-                # old members under the new version
-                tournament_id = instance.tournament_id
-                invalidate_standings(tournament_id)
-                transaction.on_commit(lambda: invalidate_standings(tournament_id))
+        from .cache import category_changed
 
         m2m_changed.connect(
             category_changed,

@@ -11,10 +11,8 @@ scores in one transaction; a correction bumps the hand's version and is kept in 
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass, field
 
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -30,6 +28,7 @@ from tournament.engine_messages import engine_message
 from tournament.models import Round, Seat, Table, Tournament
 from tournament.services import lock_round, may_enter
 
+from .cache import bump_version, cache_version, invalidate_standings, standings_cache_key  # noqa: F401  (callers name them here)
 from .models import Hand, RoundTotal, Ruling, SeatScore, TableLink
 from .signals import round_closed
 
@@ -319,33 +318,6 @@ def evaluate(tournament: Tournament, size: int, entry: HandInput) -> Evaluation:
         name = _field_for(warning.field, positions)
         result.warnings.setdefault(name, []).append(engine_message(warning, ruleset))
     return result
-
-
-def cache_version(key: str) -> int:
-    """The version counter under cache ``key`` (an int), naming what is cached for it.
-
-    The counter lives for the cache's default timeout (5 minutes); when it has expired or
-    been evicted it starts again from the clock in nanoseconds, never from 1, so it cannot
-    repeat a number that a page or a PDF still in the cache was stored under."""
-    return cache.get_or_set(key, time.time_ns)
-
-
-def bump_version(key: str) -> None:
-    """Make everything cached under the counter ``key`` stale (:func:`cache_version`)."""
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, time.time_ns())
-
-
-def standings_cache_key(tournament_id: int) -> str:
-    """Cache key prefix of a tournament's public standings; bumped on every save."""
-    return f"standings:{tournament_id}:{cache_version(f'standings-version:{tournament_id}')}"
-
-
-def invalidate_standings(tournament_id: int) -> None:
-    """Make every cached standings fragment of the tournament stale."""
-    bump_version(f"standings-version:{tournament_id}")
 
 
 def save_hand(

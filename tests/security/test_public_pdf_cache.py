@@ -26,8 +26,7 @@ from django.utils import translation
 
 from printing import documents, pdfs
 from printing import views as print_views
-from scoring.services import invalidate_standings
-from scoring.signals import invalidate_setup
+from scoring.cache import invalidate_setup, invalidate_standings
 from series.selectors import series_standings
 from series.services import save_series
 from tests.conftest import close_round_anyway, make_tournament
