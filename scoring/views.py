@@ -643,7 +643,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
                     _table_context(table, form, stale=current, user=request.user),
                     status=409,
                 )
-            except PermissionError as exc:
+            except services.EntryRefused as exc:
                 raise PermissionDenied(str(exc)) from exc
             if hand is not None:
                 messages.success(request, _("Spiel %(n)s gespeichert.") % {"n": hand.number})
@@ -731,7 +731,7 @@ def _totals_page(request: HttpRequest, table: Table, seats) -> HttpResponse:
             return render(
                 request, "scoring/table_totals.html", {**context, "form": form}, status=409
             )
-        except PermissionError as exc:
+        except services.EntryRefused as exc:
             raise PermissionDenied(str(exc)) from exc
         if not errors:
             messages.success(
@@ -814,7 +814,7 @@ def confirm_entry(
         )
     except services.ConfirmationRefused as exc:
         messages.error(request, str(exc))
-    except PermissionError as exc:
+    except services.EntryRefused as exc:
         raise PermissionDenied(str(exc)) from exc
     return back
 
@@ -843,7 +843,7 @@ def ruling(request: HttpRequest, pk: int, round_number: int, table_number: int) 
                     offender=data["offender"],
                     user=request.user,
                 )
-            except PermissionError as exc:
+            except services.EntryRefused as exc:
                 raise PermissionDenied(str(exc)) from exc
             if saved is not None:
                 messages.success(

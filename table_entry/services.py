@@ -28,10 +28,10 @@ import secrets
 
 from django.utils.translation import gettext as _
 
+from scoring.errors import EntryRefused
 from scoring.links import confirmation_code
 from scoring.models import TableLink
-from scoring.services import TableSource
-from tournament.models import Round, Tournament
+from scoring.services import TableSource, link_refusal
 
 #: session key under which a phone keeps its random device id
 DEVICE_SESSION_KEY = "table_device"
@@ -39,20 +39,17 @@ DEVICE_SESSION_KEY = "table_device"
 CONFIRMER_SESSION_KEY = "table_confirmer"
 
 
-class LinkRefused(Exception):
-    """The link does not open a table now.  ``str()`` is the message for the phone;
-    ``reason`` is one of ``unknown``, ``revoked``, ``off``, ``planned``, ``closed``."""
-
-    def __init__(self, reason: str, message: str):
-        self.reason = reason
-        super().__init__(message)
+#: A link that does not open its table now: the scoring app's one refusal type, whose
+#: ``reason`` is ``unknown``, ``revoked``, ``off``, ``planned`` or ``closed`` here.
+LinkRefused = EntryRefused
 
 
 def resolve(token: str) -> TableLink:
     """The link of ``token`` if it opens its table now, with table, round and tournament
-    loaded.  Raises :class:`LinkRefused` for an unknown or revoked token, a tournament
-    without table entry (or one that enters round totals only), and a round that has not
-    started or is closed."""
+    loaded.  Raises :class:`LinkRefused` (:class:`scoring.errors.EntryRefused`) for an
+    unknown token (``unknown``), and for every state :func:`scoring.services.link_refusal`
+    refuses: a revoked link, a tournament without table entry or entering round totals, a
+    round that has not started or is closed, with the same message a write would get."""
     # only URL-safe characters can be a token; anything else (a NUL, which PostgreSQL
     # refuses in text) is unknown without asking the database
     link = None
@@ -64,23 +61,8 @@ def resolve(token: str) -> TableLink:
         raise LinkRefused(
             "unknown", _("Diesen Tisch-Link gibt es nicht. Bitte den QR-Code am Tisch neu scannen.")
         )
-    round_ = link.table.round
-    if link.revoked_at is not None:
-        raise LinkRefused(
-            "revoked",
-            _("Dieser Tisch-Link gilt nicht mehr; die Turnierleitung hat einen neuen ausgegeben."),
-        )
-    if not round_.tournament.table_entry:
-        raise LinkRefused("off", _("Bei diesem Turnier wird nicht am Tisch eingetragen."))
-    if round_.tournament.entry_mode != Tournament.EntryMode.HANDS:
-        raise LinkRefused("off", _("Dieses Turnier erfasst Rundensummen, keine einzelnen Spiele."))
-    if round_.status == Round.Status.PLANNED:
-        raise LinkRefused("planned", _("Die Runde hat noch nicht begonnen."))
-    if round_.status == Round.Status.CLOSED:
-        raise LinkRefused(
-            "closed",
-            _("Die Runde ist abgeschlossen; Korrekturen macht jetzt nur die Turnierleitung."),
-        )
+    if (refused := link_refusal(link, link.table.round)) is not None:
+        raise refused
     return link
 
 

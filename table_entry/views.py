@@ -49,6 +49,10 @@ REFUSED_STATUS = {
     "planned": 403,
     "closed": 410,
     "throttled": 429,
+    "not_clerk": 403,
+    "wrong_mode": 403,
+    "reason_required": 403,
+    "wrong_table": 403,
 }
 
 
@@ -261,8 +265,8 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
                 )
             return redirect("table_entry:page", token=link.token)
         return _conflict(request, link, form, current, as_json)
-    except PermissionError as exc:
-        return _refused(request, "closed", str(exc))
+    except services.EntryRefused as exc:
+        return _refused(request, exc.reason, str(exc))
     if hand is None:
         if as_json:
             return JsonResponse(
@@ -360,8 +364,8 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
         )
     except services.ConfirmationRefused as exc:
         messages.error(request, str(exc))
-    except PermissionError as exc:
-        return _refused(request, "closed", str(exc))
+    except services.EntryRefused as exc:
+        return _refused(request, exc.reason, str(exc))
     return back
 
 

@@ -16,6 +16,7 @@ from django.contrib.auth.models import Group
 from django.db import connection, connections, transaction
 
 from scoring import services
+from scoring.errors import EntryRefused
 from scoring.models import Hand, RoundTotal, SeatScore
 from tests.conftest import make_tournament
 from tests.web.test_services import entry, three_table
@@ -128,7 +129,7 @@ def test_closing_and_entering_at_once_never_writes_into_a_closed_round(users, dj
         assert round_.status == Round.Status.CLOSED
         saved, _closed = results
         hand = Hand.objects.filter(table=table, number=1).first()
-        if isinstance(saved, PermissionError):
+        if isinstance(saved, EntryRefused):
             assert hand is None
         else:
             assert isinstance(saved, tuple), saved

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from scoring import services
+from scoring.errors import EntryRefused
 from scoring.models import RoundTotal
 from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_services import three_table
@@ -33,7 +34,7 @@ def test_only_the_tournaments_own_clerks_confirm(paper_table, django_user_model)
     outsider = django_user_model.objects.create_user("fremd", password="pw-fremd-123")
     outsider.groups.add(Group.objects.get(name=CLERK_GROUP))  # a clerk, not of this evening
     before = rows(paper_table)
-    with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
+    with pytest.raises(EntryRefused, match="nicht als Schreiber eingetragen"):
         services.confirm_table_totals(paper_table, outsider, {0: 1, 1: 1, 2: 1})
     assert rows(paper_table) == before
 
@@ -143,7 +144,7 @@ def test_a_hand_is_confirmed_by_another_clerk_with_history_and_fresh_standings(
     hand, _ = services.save_hand(table, entry(), clerk)
     outsider = django_user_model.objects.create_user("fremd", password="pw-fremd-123")
     outsider.groups.add(Group.objects.get(name=CLERK_GROUP))
-    with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
+    with pytest.raises(EntryRefused, match="nicht als Schreiber eingetragen"):
         services.confirm_hand(hand, outsider, hand.version)
     with pytest.raises(services.ConfirmationRefused) as own:
         services.confirm_hand(hand, clerk, hand.version)

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from scoring import selectors, services
+from scoring.errors import EntryRefused
 from scoring.models import Hand, RoundTotal, Ruling
 from tests.conftest import close_round_anyway, make_tournament
 from tests.web.test_services import entry, three_table
@@ -171,7 +172,7 @@ def test_closing_locks_entries_and_only_the_director_adjusts_with_a_reason(
     hand, _ = services.save_hand(table, entry(), clerk)
     services.close_round(table.round, reason="Test: Runde ohne alle Spiele")
     table.refresh_from_db()
-    with pytest.raises(PermissionError, match="abgeschlossen"):
+    with pytest.raises(EntryRefused, match="abgeschlossen"):
         services.save_hand(table, entry(bid=310), clerk, expected_version=1)
     refused, evaluation = services.save_hand(table, entry(bid=310), director, expected_version=1)
     assert refused is None and "reason" in evaluation.errors
@@ -215,7 +216,7 @@ def test_adjusted_totals_in_paper_mode_need_the_director_and_a_reason(clerk, dir
     services.close_round(table.round, reason="Test: Runde ohne alle Spiele")
     table.refresh_from_db()
     inputs[0] = services.TotalInput(1330, 2, 1)
-    with pytest.raises(PermissionError):
+    with pytest.raises(EntryRefused):
         services.save_round_totals(table, inputs, clerk, {0: 1, 1: 1, 2: 1})
     saved, errors = services.save_round_totals(table, inputs, director, {0: 1, 1: 1, 2: 1})
     assert saved is None and "reason" in errors
@@ -234,7 +235,7 @@ def test_a_planned_round_takes_no_entries(tournament, clerk, director):
     tournament_services.draw_round(round_2, seed=3)
     table = round_2.tables.filter(seats__position=2).exclude(seats__position=3).first()
     for user in (clerk, director):
-        with pytest.raises(PermissionError, match="nicht begonnen"):
+        with pytest.raises(EntryRefused, match="nicht begonnen"):
             services.save_hand(table, entry(), user)
 
 
@@ -490,7 +491,7 @@ def test_every_refusal_of_a_ruling_names_its_field_and_writes_nothing(
     )
     outsider = django_user_model.objects.create_user("fremd", password="pw-fremd-123")
     outsider.groups.add(Group.objects.get(name=CLERK_GROUP))
-    with pytest.raises(PermissionError, match="nicht als Schreiber eingetragen"):
+    with pytest.raises(EntryRefused, match="nicht als Schreiber eingetragen"):
         ruling(user=outsider)
     # a penalty needs this table's hand of that number: game 1 of another table, or game 2
     # of this one, does not count

@@ -83,7 +83,7 @@ def test_a_clash_of_two_first_saves_is_still_a_concurrent_change(saved, clerk, m
     def insert_refused(*args, **kwargs):
         raise clash
 
-    monkeypatch.setattr(services, "_write_hand", insert_refused)
+    monkeypatch.setattr(services.hands, "_write_hand", insert_refused)
     with pytest.raises(services.StaleEntry) as info:
         services.save_hand(saved.table, entry(bid=350), clerk)
     assert info.value.hand.pk == saved.pk and info.value.hand.bid == 300
@@ -98,7 +98,7 @@ def test_another_integrity_error_on_a_correction_is_not_a_concurrent_change(
     def broken(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr(services, "_rebuild_seat_scores", broken)
+    monkeypatch.setattr(services.hands, "_rebuild_seat_scores", broken)
     with pytest.raises(IntegrityError) as info:
         services.save_hand(
             saved.table, entry(bid=350), director, expected_version=1, reason="Reizwert"
@@ -117,7 +117,7 @@ def test_the_clerk_is_not_told_someone_else_changed_the_hand(saved, clerk, monke
     def broken(*args, **kwargs):
         raise failure
 
-    monkeypatch.setattr(services, "_rebuild_seat_scores", broken)
+    monkeypatch.setattr(services.hands, "_rebuild_seat_scores", broken)
     table = saved.table
     client = Client(raise_request_exception=False)
     client.force_login(clerk)
@@ -156,7 +156,7 @@ def test_another_integrity_error_on_round_totals_is_not_a_concurrent_change(cler
         def refused(*args, error=error, **kwargs):
             raise error
 
-        monkeypatch.setattr(services, "_store_round_totals", refused)
+        monkeypatch.setattr(services.totals, "_store_round_totals", refused)
         with pytest.raises(expected) as info:
             services.save_round_totals(table, entries, clerk, {0: 1, 1: 1, 2: 1})
         if expected is IntegrityError:

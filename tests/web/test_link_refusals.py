@@ -67,12 +67,15 @@ def test_a_tournament_without_table_entry_or_with_round_totals_refuses(link, tou
 @pytest.mark.parametrize(
     ("status", "expected"),
     [
-        (Round.Status.PLANNED, ("planned", "Die Runde hat noch nicht begonnen.")),
+        (
+            Round.Status.PLANNED,
+            ("planned", "Die Runde hat noch nicht begonnen; Einträge sind gesperrt."),
+        ),
         (
             Round.Status.CLOSED,
             (
                 "closed",
-                "Die Runde ist abgeschlossen; Korrekturen macht jetzt nur die Turnierleitung.",
+                "Die Runde ist abgeschlossen; nur die Turnierleitung kann noch korrigieren.",
             ),
         ),
     ],

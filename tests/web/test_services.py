@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from scoring import services
+from scoring.errors import EntryRefused
 from scoring.models import Hand, SeatScore
+from scoring.services.evaluation import _field_for
 from tests.conftest import make_tournament
 from tournament.models import Round, Tournament
 
@@ -105,7 +107,7 @@ def test_closed_round_refuses_entries(tournament, clerk):
     round_ = table.round
     round_.status = Round.Status.CLOSED
     round_.save()
-    with pytest.raises(PermissionError):
+    with pytest.raises(EntryRefused):
         services.save_hand(table, entry(), clerk)
 
 
@@ -167,7 +169,7 @@ def test_kreuzbinokel_teams_are_credited_the_team_score(db, clerk):
 )
 def test_an_engine_error_lands_at_its_form_field(engine_field, form_field):
     """The seats of the hand are table places 2, 0, 1 here (the dealer of four sits out)."""
-    assert services._field_for(engine_field, [2, 0, 1]) == form_field
+    assert _field_for(engine_field, [2, 0, 1]) == form_field
 
 
 def test_a_value_typed_for_the_dealer_who_sits_out_is_refused_at_its_field(db):

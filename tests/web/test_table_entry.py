@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import links, services
+from scoring.errors import EntryRefused
 from scoring.models import Hand, TableLink
 from table_entry import services as table_entry_services
 from tests.conftest import close_round_anyway, make_tournament
@@ -336,7 +337,7 @@ def test_revoked_link_cannot_write_even_if_resolved_before(at_table):
     link = links.live_link(table)
     via = table_entry_services.source(link, "a" * 16)
     links.renew_link(table)
-    with pytest.raises(PermissionError):
+    with pytest.raises(EntryRefused):
         services.save_hand(table, _input(table), None, via=via)
     assert not Hand.objects.exists()
 

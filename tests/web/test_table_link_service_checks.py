@@ -14,6 +14,7 @@ import pytest
 from django.utils import timezone
 
 from scoring import links, services
+from scoring.errors import EntryRefused
 from scoring.models import Hand
 from table_entry import services as table_entry_services
 from tests.conftest import close_round_anyway
@@ -49,7 +50,7 @@ def test_a_link_cannot_confirm_a_hand_of_another_table(at_table):
     hand = entered_at(second)
     before = confirmation(hand)
     other_table = table_entry_services.source(links.live_link(first), OPPONENT_PHONE)
-    with pytest.raises(PermissionError, match=r"^Dieses Spiel gehört nicht zu diesem Tisch\.$"):
+    with pytest.raises(EntryRefused, match=r"^Dieses Spiel gehört nicht zu diesem Tisch\.$"):
         services.confirm_hand_at_table(hand, other_table, expected_version=1)
     assert confirmation(hand) == before
     assert not hand.history.filter(history_change_reason="bestätigt").exists()
@@ -69,7 +70,7 @@ def test_check_link_live_refuses_a_closed_round(at_table):
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED
     with pytest.raises(
-        PermissionError,
+        EntryRefused,
         match=r"^Die Runde ist abgeschlossen; nur die Turnierleitung kann noch korrigieren\.$",
     ):
         services.check_link_live(link, round_)
@@ -81,7 +82,7 @@ def test_check_link_live_says_why_a_link_is_not_live(at_table):
     round_ = table.round
 
     def refusal() -> str:
-        with pytest.raises(PermissionError) as refused:
+        with pytest.raises(EntryRefused) as refused:
             services.check_link_live(link, round_)
         return str(refused.value)
 
@@ -107,7 +108,7 @@ def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table)
     close_round_anyway(at_table)
     before = confirmation(hand)
     via = table_entry_services.source(links.live_link(table), OPPONENT_PHONE)
-    with pytest.raises(PermissionError, match="Die Runde ist abgeschlossen"):
+    with pytest.raises(EntryRefused, match="Die Runde ist abgeschlossen"):
         services.confirm_hand_at_table(hand, via, expected_version=1)
     assert confirmation(hand) == before
 

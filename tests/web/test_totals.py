@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from rules.totals import hand_score_bounds
 from scoring import selectors, services
+from scoring.errors import EntryRefused
 from scoring.models import Hand, RoundTotal
 from tests.conftest import make_tournament
 
@@ -112,11 +113,11 @@ def test_paper_mode_refuses_hand_entry_and_hand_mode_refuses_totals(paper, clerk
     from tests.conftest import make_tournament as make
 
     _, table = three_table(paper)
-    with pytest.raises(PermissionError):
+    with pytest.raises(EntryRefused):
         services.save_hand(table, services.HandInput(1, 0, 1, 300, "played"), clerk)
     hands_tournament = make()
     _, other = three_table(hands_tournament)
-    with pytest.raises(PermissionError):
+    with pytest.raises(EntryRefused):
         services.save_round_totals(other, {0: services.TotalInput(100)}, clerk)
     assert not Hand.objects.exists() and not RoundTotal.objects.exists()
 
@@ -146,7 +147,7 @@ def test_a_first_entry_racing_another_is_refused_as_stale_not_a_500(
     def racing(*args, **kwargs):
         raise IntegrityError("one_total_per_player_per_round")
 
-    monkeypatch.setattr(services, "_store_round_totals", racing)
+    monkeypatch.setattr(services.totals, "_store_round_totals", racing)
     client.force_login(clerk)
     url, _ = three_table(paper)
     response = client.post(url, totals_data())
