@@ -196,7 +196,7 @@ def test_a_director_by_group_alone_counts_as_privileged(live, tmp_path):
 def test_a_locked_database_is_never_moved_aside(tmp_path, monkeypatch):
     """A safety copy that fails because the database is busy (a server still writing)
     refuses the restore and moves nothing: the server keeps its file."""
-    monkeypatch.setattr(backup, "TIMEOUT", 0.2)
+    monkeypatch.setattr(backup.files, "TIMEOUT", 0.2)  # read there at call time
     target = small_database(tmp_path / "db.sqlite3")
     source = small_database(tmp_path / "b.sqlite3")
     holder = sqlite3.connect(target, isolation_level=None)
