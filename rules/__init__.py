@@ -13,21 +13,14 @@ app calls it through ``scoring.services``.  Main entry points:
 """
 
 from .errors import FieldError, InvalidInput, RulesError, RulesetError
+from .feasibility import possible_trick_points
 from .melds import Meld, MeldResult, best_meld, meld_request
 from .play import PlayVerdict, check_play, legal_cards, play_request, trick_winner
 from .presets import DEFAULT_PRESET, PRESETS, get_preset, resolve_ruleset
+from .record import HandRecord, PenaltyRecord
 from .ruleset import Ruleset
-from .scoring import (
-    HandRecord,
-    HandScore,
-    PenaltyRecord,
-    parse_record,
-    possible_trick_points,
-    round_trick_points,
-    score_hand,
-    score_request,
-    validate_record,
-)
+from .scoring import HandScore, round_trick_points, score_hand, score_request
+from .validation import parse_record, validate_record
 
 __all__ = [
     "DEFAULT_PRESET",

@@ -32,7 +32,8 @@ from .meldrare import meld_warnings
 from .melds import meld_request
 from .play import play_request
 from .presets import PRESETS, resolve_ruleset
-from .scoring import parse_record, score_hand
+from .scoring import score_hand
+from .validation import parse_record
 
 
 def _keys(data: dict[str, Any], allowed: tuple[str, ...]) -> None:

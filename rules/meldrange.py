@@ -38,7 +38,8 @@ from math import gcd
 from .cards import SUITS, deck_ranks, make_deck
 from .errors import FieldError, InvalidInput
 from .melds import _compile, _Component
-from .ruleset import MeldSpec, Ruleset, _to_plain
+from .ruleset import MeldSpec, Ruleset
+from .ruleset_json import _to_plain
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from math import ceil
 from .errors import FieldError
 from .meldrange import meld_fingerprint
 from .meldrare_table import RARE_THRESHOLDS
+from .record import HandRecord
 from .ruleset import Ruleset
-from .scoring import HandRecord
 from .simulate import simulate_hand
 
 RARE_SHARE = 1 / 1000

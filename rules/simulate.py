@@ -4,7 +4,7 @@ Nothing here is a playing strength claim: players bid from their best meld plus 
 estimate, the declarer discards the cards worth least to keep, and every card played is a
 random *legal* card (:func:`rules.play.legal_cards`).  What matters is that the numbers are
 real: melds are counted by :func:`rules.melds.best_meld`, trick points are the card points of
-the tricks actually taken, and the record passes :func:`rules.scoring.parse_record`.
+the tricks actually taken, and the record passes :func:`rules.validation.parse_record`.
 
 All randomness comes from the ``random.Random`` passed in, so a seed reproduces a tournament.
 """
@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from .cards import RANK_STRENGTH, SUITS, make_deck
 from .melds import best_meld
 from .play import legal_cards, trick_winner
+from .record import HandRecord
 from .ruleset import Ruleset
-from .scoring import HandRecord, HandScore, parse_record, score_hand
+from .scoring import HandScore, score_hand
+from .validation import parse_record
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from functools import lru_cache
 from .errors import FieldError, InvalidInput
 from .meldrange import meld_range, seat_hand_size
 from .ruleset import Ruleset
-from .scoring import _int
+from .validation import _int
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class ScoreBounds:
 def side_max_meld(ruleset: Ruleset, seats: int) -> int:
     """The most meld points one scoring side can enter at a table of ``seats`` (game points):
     the highest total one hand of the seat's size can hold (:func:`rules.meldrange.meld_range`,
-    the same limit that :func:`rules.scoring.parse_record` applies to each seat) times the
+    the same limit that :func:`rules.validation.parse_record` applies to each seat) times the
     number of hands the side pools (two for partners, else one)."""
     per_hand = meld_range(ruleset, seat_hand_size(ruleset, seats)).max
     return per_hand * max(len(side) for side in ruleset.sides(seats))

@@ -6,7 +6,7 @@ then never run in their mutated form:
 - ``rules/presets.py`` builds the four presets (their melds, via ``_suit_melds`` and
   ``_kind_melds``) when it is imported;
 - the meld search (``melds._compile``), the meld ranges (``meldrange._meld_range``) and the
-  trick-point feasibility (``scoring._sums_by_card_count``, ``_possible_trick_points``)
+  trick-point feasibility (``feasibility._sums_by_card_count``, ``_possible_trick_points``)
   keep their results in an ``lru_cache`` that may be filled before the fork, by a test
   module's parameters.
 
@@ -26,8 +26,9 @@ import pytest
 _CACHED = (
     ("rules.melds", "_compile"),
     ("rules.meldrange", "_meld_range"),
-    ("rules.scoring", "_sums_by_card_count"),
-    ("rules.scoring", "_possible_trick_points"),
+    ("rules.feasibility", "_sums_by_card_count"),
+    ("rules.feasibility", "_possible_trick_points"),
+    ("rules.feasibility", "_trick_point_sets"),
 )
 
 
@@ -41,8 +42,9 @@ _REBUILT_FOR = (
     "rules.melds.x__find_",
     "rules.melds.xǁ_Componentǁ__init__",
     "rules.meldrange.",
-    "rules.scoring.x__sums_by_card_count_",
-    "rules.scoring.x__possible_trick_points_",
+    "rules.feasibility.x__sums_by_card_count_",
+    "rules.feasibility.x__possible_trick_points_",
+    "rules.feasibility.x__trick_point_sets_",
 )
 
 

@@ -1,4 +1,4 @@
-"""Every refusal of a hand record (``rules.scoring.parse_record``), as the clerk's form
+"""Every refusal of a hand record (``rules.validation.parse_record``), as the clerk's form
 shows it: the field, the code the pages translate, the words and the numbers. One change
 to a valid record of the club preset (3 seats, bids from 150 in steps of 10, 250 trick
 points with the last trick) breaks exactly one check. Found by mutation testing (issue 29):

@@ -410,7 +410,7 @@ def test_a_house_rule_covers_its_own_path_and_every_path_below_it():
     assert not ruleset.is_house_rule()
 
 
-# ------------------------------------------- size limits (rules.ruleset.check_limits)
+# ------------------------------------ size limits (rules.ruleset_checks.check_limits)
 
 
 def errors_of(**changes):
@@ -464,7 +464,7 @@ def test_the_parts_of_a_list_are_checked_with_their_path():
     ]
 
 
-# ------------------------------------------- playability (rules.ruleset._check_consistency)
+# ------------------------------------ playability (rules.ruleset_checks._check_consistency)
 
 _BASE = CLUB.to_dict()
 _PAIR = _BASE["melds"][0]

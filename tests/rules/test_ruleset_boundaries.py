@@ -1,4 +1,4 @@
-"""The edges of a ruleset's checks (``rules.ruleset._check_consistency`` and
+"""The edges of a ruleset's checks (``rules.ruleset_checks._check_consistency`` and
 ``check_limits``): the lowest value a check allows is accepted, the one below it refused
 with its field and code. Found by mutation testing (issue 29): the tests refused values far
 from every limit, so a check moved by one (``<=`` for ``<``) went unnoticed."""
