@@ -38,9 +38,6 @@ from django.urls import Resolver404, ResolverMatch, resolve, reverse
 from django.utils import timezone, translation
 
 from printing.pdfs import rules_pdf
-from prizes import views as prize_views
-from scoring import views as scoring_views
-from series import views as series_views
 from series.selectors import series_standings
 from tournament.formatting import name_sort_key
 from tournament.models import Round, Seat, Series, Tournament
@@ -112,11 +109,14 @@ def _player_file(start_number: int, round_number: int | None) -> str:
     return f"spieler/{start_number}{suffix}.html"
 
 
-def _public_page(view, address: str, **kwargs) -> str:
-    """The page at ``address`` as an anonymous visitor gets it from ``view``."""
+def _public_page(address: str) -> str:
+    """The page at ``address`` as an anonymous visitor gets it, from the view the URL
+    configuration names for it (resolved, not imported: apps do not import each other's
+    views)."""
     request = RequestFactory().get(address)
     request.user = AnonymousUser()
-    response = view(request, **kwargs)
+    match = resolve(request.path_info)
+    response = match.func(request, *match.args, **match.kwargs)
     if response.status_code != 200:
         raise SiteError(f"{address} answered {response.status_code}")
     return response.content.decode()
@@ -194,17 +194,17 @@ class _Exporter:
                 address = base + (
                     "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
                 )
-                html = _public_page(scoring_views.standings, address, pk=pk)
+                html = _public_page(address)
                 self.add(_standings_file(round_number, category), html, address)
         for number, rounds in sorted(self.players.items()):
             base = reverse("scoring:player", args=[pk, number])
             for round_number in [None, *sorted(rounds)]:
                 address = base + (f"?runde={round_number}" if round_number else "")
-                html = _public_page(scoring_views.player_view, address, pk=pk, start_number=number)
+                html = _public_page(address)
                 self.add(_player_file(number, round_number), html, address)
         if self.has_prizes:
             address = reverse("prizes:list", args=[pk])
-            self.add("preise.html", _public_page(prize_views.prizes, address, pk=pk), address)
+            self.add("preise.html", _public_page(address), address)
         index = render_to_string(
             "archive/site_index.html",
             {
@@ -309,7 +309,7 @@ def export_series_site(series: Series, language: str = "de") -> dict[str, bytes]
             return None
 
         address = reverse("series:page", args=[series.pk])
-        html = _public_page(series_views.series_page, address, pk=series.pk)
+        html = _public_page(address)
         files[INDEX] = _static_page(html, address, INDEX, file_for).encode()
         files.update(_static_files(static))
     return dict(sorted(files.items()))

@@ -19,8 +19,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring.http import category_param, round_number_param
 from scoring.tables import standings_table
-from scoring.views import category_param, round_number_param
 from series.selectors import series_standings, series_values
 from tournament.models import Series, Tournament
 

@@ -38,8 +38,8 @@ from django.views.decorators.cache import never_cache
 from django_ratelimit.core import get_usage
 
 from scoring.cache import setup_version, standings_cache_key
+from scoring.http import cache_entry, category_param, round_number_param
 from scoring.qr import standings_address
-from scoring.views import cache_entry, category_param, round_number_param
 from tournament.models import Round, Series, Tournament
 
 from .pdfs import (

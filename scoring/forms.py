@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import Ruleset
 from rules.cards import CardWordError, parse_card_words
-from tournament.models import Seat
+from tournament.models import Seat, Tournament
 
 from .models import Hand
 from .services import HandInput, PlayCheck, TotalInput
@@ -21,7 +21,6 @@ OUTCOME_LABELS = dict(Hand.Outcome.choices)
 # Far beyond any real bid, meld, trick count or round total, and small enough for every
 # database column and for Python's int-to-text limit: a bigger number is a field error.
 MAX_POINTS = 1_000_000
-MAX_SMALL = 9_999
 WON_CHOICES = [("", "—"), ("1", _("gewonnen")), ("0", _("verloren"))]
 
 
@@ -51,7 +50,10 @@ class HandForm(forms.Form):
     MORE_FIELDS = ("won", "penalty_type", "penalty_seat")
 
     number = forms.IntegerField(
-        label=_("Spiel"), min_value=1, max_value=MAX_SMALL, widget=forms.HiddenInput
+        label=_("Spiel"),
+        min_value=1,
+        max_value=Tournament.GAMES_PER_ROUND_MAX,
+        widget=forms.HiddenInput,
     )
     version = forms.IntegerField(
         required=False, min_value=1, max_value=MAX_POINTS, widget=forms.HiddenInput
@@ -246,7 +248,7 @@ class RoundTotalsForm(forms.Form):
                     label=label,
                     required=False,
                     min_value=0,
-                    max_value=MAX_SMALL,
+                    max_value=Tournament.GAMES_PER_ROUND_MAX,
                     widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 3}),
                 )
             self.fields[f"version_{seat.position}"] = forms.IntegerField(

@@ -22,20 +22,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from scoring import links, qr, selectors, services
+from scoring import hand_entry, links, qr, selectors, services
 from scoring.forms import HandForm
+from scoring.http import require_clerk_of
 from scoring.models import Hand
-from scoring.views import (
-    HAND_NUMBER_MAX,
-    _evaluate_form,
-    _field_errors,
-    _hand_form,
-    _marked_errors,
-    _next_deal,
-    _next_number,
-    _rare_melds,
-    _require_clerk_of,
-)
 from tournament.models import Round, Tournament
 from tournament.params import BadNumber, parse_number
 
@@ -146,7 +136,7 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
     tournament = table.round.tournament
     seats = form.seats
     device = phone.device_id(request.session)
-    field_errors, wrong_slots = _marked_errors(form, evaluation)
+    field_errors, wrong_slots = hand_entry.marked_errors(form, evaluation)
     hands_count = table.hands.count()
     correcting = bool(form.initial.get("version") or (form.is_bound and form.data.get("version")))
     token = link.token
@@ -170,10 +160,10 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
         "show_form": correcting or hands_count < tournament.games_per_round,
         "by_opponent": links.confirms_at_table(tournament),
         "confirmer": phone.is_confirmer(request.session, link),
-        "next_deal": _next_deal(table, seats),
+        "next_deal": services.next_deal(table, seats),
         "field_errors": field_errors,
         "wrong_slots": wrong_slots,
-        "rare_melds": _rare_melds(seats, evaluation),
+        "rare_melds": hand_entry.rare_melds(seats, evaluation),
         "error_slots": [*form.fields, "melds", "tricks", "__all__"],
         "more_open": any(name in field_errors for name in HandForm.MORE_FIELDS),
         "form_action": reverse("table_entry:page", args=[token]),
@@ -214,7 +204,9 @@ def table_page(request: HttpRequest, link) -> HttpResponse:
     number = request.GET.get("spiel")
     try:
         hand = (
-            table.hands.filter(number=parse_number(number, "spiel", HAND_NUMBER_MAX)).first()
+            table.hands.filter(
+                number=parse_number(number, "spiel", Tournament.GAMES_PER_ROUND_MAX)
+            ).first()
             if number
             else None
         )
@@ -223,22 +215,23 @@ def table_page(request: HttpRequest, link) -> HttpResponse:
     if hand is not None:
         initial = HandForm.initial_from(hand)
     else:
-        n = _next_number(table)
+        n = services.next_game_number(table)
         initial = {"number": n, "dealer": services.dealer_for(table, len(seats), n)}
-    form = _hand_form(table, initial=initial, seats=seats, touch=True)
+    form = hand_entry.hand_form(table, initial=initial, seats=seats, touch=True)
     return render(request, "table_entry/table_link.html", _page_context(request, link, form))
 
 
 def _save(request: HttpRequest, link, seats) -> HttpResponse:
     table = link.table
-    form = _hand_form(table, request.POST, seats=seats, touch=True)
+    form = hand_entry.hand_form(table, request.POST, seats=seats, touch=True)
     as_json = _wants_json(request)
     device = phone.device_id(request.session)
     if not form.is_valid():
-        evaluation = _evaluate_form(table, form)
+        evaluation = hand_entry.evaluate_form(table, form)
         if as_json:
             return JsonResponse(
-                {"status": "invalid", "errors": _field_errors(form, evaluation)}, status=422
+                {"status": "invalid", "errors": hand_entry.field_errors(form, evaluation)},
+                status=422,
             )
         return render(
             request,
@@ -270,7 +263,8 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
     if hand is None:
         if as_json:
             return JsonResponse(
-                {"status": "invalid", "errors": _field_errors(form, evaluation)}, status=422
+                {"status": "invalid", "errors": hand_entry.field_errors(form, evaluation)},
+                status=422,
             )
         return render(
             request,
@@ -311,7 +305,7 @@ def _conflict(request, link, form, current: Hand, as_json: bool) -> HttpResponse
         "declarer": form.cleaned_data.get("declarer"),
         "outcome": form.cleaned_data.get("outcome"),
     }
-    stored = _hand_form(
+    stored = hand_entry.hand_form(
         link.table, initial=HandForm.initial_from(current), seats=form.seats, touch=True
     )
     messages.error(request, message)
@@ -329,8 +323,8 @@ def validate(request: HttpRequest, link) -> HttpResponse:
     """htmx: the engine's verdict on the form as typed (errors by field, score preview);
     writes nothing."""
     table = link.table
-    form = _hand_form(table, request.POST, touch=True)
-    context = _page_context(request, link, form, _evaluate_form(table, form))
+    form = hand_entry.hand_form(table, request.POST, touch=True)
+    context = _page_context(request, link, form, hand_entry.evaluate_form(table, form))
     context["oob"] = True
     return render(request, "scoring/_preview.html", context)
 
@@ -341,7 +335,7 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
     """An opponent's "stimmt" on hand ``spiel`` at ``version``; back to the page."""
     back = redirect("table_entry:page", token=link.token)
     try:
-        number = parse_number(request.POST.get("spiel"), "spiel", HAND_NUMBER_MAX)
+        number = parse_number(request.POST.get("spiel"), "spiel", Tournament.GAMES_PER_ROUND_MAX)
         version = parse_number(request.POST.get("version"), "version")
     except BadNumber:
         messages.error(request, _("Unvollständige Bestätigung; bitte erneut versuchen."))
@@ -431,7 +425,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
     round every table's link with its QR code; POST ``neu`` with ``tisch`` revokes a
     table's link and issues a new one, POST ``einstellung`` sets ``table_entry``."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    _require_clerk_of(request, tournament)
+    require_clerk_of(request, tournament)
     round_ = _link_round(tournament, request)
     if request.method == "POST":
         if "einstellung" in request.POST:

@@ -129,7 +129,10 @@ class TournamentForm(forms.Form):
     )
     rounds = forms.IntegerField(label=_("Runden"), min_value=1, max_value=10, initial=3)
     games_per_round = forms.IntegerField(
-        label=_("Spiele je Runde"), min_value=3, max_value=60, initial=12
+        label=_("Spiele je Runde"),
+        min_value=Tournament.GAMES_PER_ROUND_MIN,
+        max_value=Tournament.GAMES_PER_ROUND_MAX,
+        initial=12,
     )
     four_table_mode = forms.ChoiceField(
         label=_("Vierertisch"), choices=Tournament.FourTableMode.choices

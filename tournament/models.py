@@ -35,6 +35,13 @@ class Tournament(models.Model):
     its private link (:class:`scoring.models.TableLink`), confirmed by an opponent's device
     or by a clerk as ``table_entry`` says."""
 
+    #: The one bound of games per round (FIELD-NOTES: 9, 12 or 15 are usual), read by the
+    #: model, the set-up form and the import checks.  A game number is 1 … the
+    #: tournament's ``games_per_round`` (:func:`scoring.services.game_number_error`), so
+    #: no game number and no count of games won or lost exceeds the maximum.
+    GAMES_PER_ROUND_MIN = 3
+    GAMES_PER_ROUND_MAX = 60
+
     class FourTableMode(models.TextChoices):
         SIT_OUT = "sit-out", _("Geber setzt aus")
         KREUZ = "kreuz", _("Kreuzbinokel (2 gegen 2)")
@@ -74,7 +81,12 @@ class Tournament(models.Model):
         _("Runden"), default=3, validators=[MinValueValidator(1)]
     )
     games_per_round = models.PositiveSmallIntegerField(
-        _("Spiele je Runde"), default=12, validators=[MinValueValidator(1)]
+        _("Spiele je Runde"),
+        default=12,
+        validators=[
+            MinValueValidator(GAMES_PER_ROUND_MIN),
+            MaxValueValidator(GAMES_PER_ROUND_MAX),
+        ],
     )
     four_table_mode = models.CharField(
         _("Vierertisch"), max_length=10, choices=FourTableMode, default=FourTableMode.SIT_OUT

@@ -163,7 +163,7 @@ def validate(data, using: str = DEFAULT_DB_ALIAS) -> dict[str, ModelPlan]:
 BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
     "tournament.tournament": {
         "rounds": (1, 10),
-        "games_per_round": (1, 60),
+        "games_per_round": (Tournament.GAMES_PER_ROUND_MIN, Tournament.GAMES_PER_ROUND_MAX),
         "lost_game_fee_from": (1, 600),
     },
     "tournament.registration": {
@@ -176,7 +176,7 @@ BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
     "tournament.table": {"number": (1, 10_000), "first_dealer": (0, 3), "scorer": (0, 3)},
     "tournament.seat": {"position": (0, 3)},
     "scoring.hand": {
-        "number": (1, 60),
+        "number": (1, Tournament.GAMES_PER_ROUND_MAX),
         "dealer": (0, 3),
         "declarer": (0, 3),
         "bid": (0, 100_000),
@@ -184,8 +184,16 @@ BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
         "version": (1, 1_000_000),
     },
     "scoring.seatscore": {"round_number": (1, 10)},
-    "scoring.roundtotal": {"games_won": (0, 60), "games_lost": (0, 60), "version": (1, 1_000_000)},
-    "scoring.ruling": {"hand_number": (1, 60), "offender": (0, 3), "hand_version": (1, 1_000_000)},
+    "scoring.roundtotal": {
+        "games_won": (0, Tournament.GAMES_PER_ROUND_MAX),
+        "games_lost": (0, Tournament.GAMES_PER_ROUND_MAX),
+        "version": (1, 1_000_000),
+    },
+    "scoring.ruling": {
+        "hand_number": (1, Tournament.GAMES_PER_ROUND_MAX),
+        "offender": (0, 3),
+        "hand_version": (1, 1_000_000),
+    },
 }
 #: The longest JSON value (characters of its JSON text) any field may hold: a ruleset is
 #: a few kilobytes, a hand's per-seat lists a few dozen characters.

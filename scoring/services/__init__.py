@@ -31,6 +31,7 @@ from .access import (
     check_writable,
     correction_reason_message,
     link_refusal,
+    may_confirm,
     may_write,
 )
 from .closing import (
@@ -68,6 +69,8 @@ from .seating import (
     dealer_for,
     first_bidder_for,
     first_bidder_side,
+    next_deal,
+    next_game_number,
     partner_teams,
     seating_short,
     seating_text,
@@ -117,8 +120,11 @@ __all__ = [
     "is_unique_clash",
     "judge_play",
     "link_refusal",
+    "may_confirm",
     "may_write",
     "missing_entries",
+    "next_deal",
+    "next_game_number",
     "partner_teams",
     "record_ruling",
     "save_hand",

@@ -117,6 +117,21 @@ def may_write(round_: Round, user) -> bool:
     return True
 
 
+def may_confirm(round_: Round, user) -> bool:
+    """Whether ``user`` may confirm entries of ``round_`` now: :func:`may_write`, the
+    right to change hands, a running round (a closed round's unconfirmed entries stay
+    marked; the director corrects them instead), and a tournament whose entries await
+    confirmation (a second account, or an opponent's phone for entries made at the
+    table).  The rule :func:`_lock_for_confirmation` applies to every confirmation."""
+    tournament = round_.tournament
+    return (
+        round_.status == Round.Status.RUNNING
+        and (tournament.confirmation_required or bool(tournament.table_entry))
+        and user.has_perm("scoring.change_hand")
+        and may_write(round_, user)
+    )
+
+
 def check_writable(round_: Round, mode: str, user=None) -> None:
     """Raise :class:`EntryRefused` unless ``user`` may write entries of ``round_`` in
     ``mode`` (``hands`` or ``totals``): ``user`` is one of the tournament's clerks or its
@@ -147,11 +162,17 @@ def _check_round_open(round_: Round, mode: str, user) -> None:
 
 def _lock_for_confirmation(round_id: int, user, at_table: bool = False) -> Round:
     """Lock the round and check that ``user`` may confirm its entries now (inside a
-    transaction).  Raises :class:`EntryRefused` as :func:`check_writable`, and
-    :class:`ConfirmationRefused` when the tournament does not confirm entries (an entry
+    transaction): :func:`may_confirm`'s rule under the lock.  Raises
+    :class:`EntryRefused` as :func:`check_writable` and for a closed round (``closed``),
+    and :class:`ConfirmationRefused` when the tournament does not confirm entries (an entry
     made at the table, ``at_table``, always awaits confirmation)."""
     round_ = lock_round(round_id)
     check_writable(round_, round_.tournament.entry_mode, user)
+    if round_.status == Round.Status.CLOSED:
+        raise EntryRefused(
+            "closed",
+            _("Die Runde ist abgeschlossen; bestätigt wird nur in der laufenden Runde."),
+        )
     if not (round_.tournament.confirmation_required or at_table):
         raise ConfirmationRefused(_("Dieses Turnier lässt Eingaben nicht bestätigen."))
     return round_

@@ -95,3 +95,35 @@ def _by_position(values, positions: list[int], size: int) -> list[int | None]:
     for engine_seat, value in enumerate(values):
         by_position[positions[engine_seat]] = value
     return by_position
+
+
+def next_game_number(table: Table) -> int:
+    """The lowest game number (from 1) that ``table`` has no hand for yet: the game the
+    entry form offers next."""
+    numbers = set(table.hands.values_list("number", flat=True))
+    n = 1
+    while n in numbers:
+        n += 1
+    return n
+
+
+def next_deal(table: Table, seats) -> dict | None:
+    """Who deals, bids first and leads in the next game to enter: ``{"number", "dealer",
+    "bidder", "bidder_leads"}`` with first names (``seats``: the table's seats), or
+    ``None`` when the round's games are all entered.  By the ruleset's direction of play
+    and first bidder (:func:`dealer_for`, :func:`first_bidder_for`)."""
+    tournament = table.round.tournament
+    number = next_game_number(table)
+    if number > tournament.games_per_round:
+        return None
+    ruleset = tournament.ruleset
+    size = len(seats)
+    dealer = dealer_for(table, size, number)
+    bidder = first_bidder_for(ruleset, size, dealer)
+    names = {s.position: s.registration.player.first_name for s in seats}
+    return {
+        "number": number,
+        "dealer": names.get(dealer, ""),
+        "bidder": names.get(bidder, ""),
+        "bidder_leads": ruleset.play.first_lead == "forehand",
+    }

@@ -28,7 +28,7 @@ def test_404_and_400_are_the_app_s_pages_in_german_and_english(debug, tournament
 
 
 def test_a_500_with_debug_on_is_the_app_s_page_and_is_logged(tournament, monkeypatch, caplog):
-    from scoring import views
+    from scoring.views import public as views
 
     def broken(*args, **kwargs):
         raise RuntimeError("kaputt")
