@@ -365,7 +365,7 @@ def test_pair_standings_follow_the_tie_break(monkeypatch):
             for number in sorted(regs)
         ]
 
-    monkeypatch.setattr(selectors, "standings", fake_standings)
+    monkeypatch.setattr(selectors.pairs, "standings", fake_standings)
     shared = [(r.pair, r.rank) for r in selectors.pair_standings(tournament)]
     assert shared == [(1, 1), (2, 1), (3, 1), (4, 1)]
     Tournament.objects.filter(pk=tournament.pk).update(tie_break=Tournament.TieBreak.BEST_ROUND)
