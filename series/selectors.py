@@ -161,17 +161,39 @@ def series_standings(
     of equal values the earlier evening counts); players with fewer than ``min_evenings``
     (empty: all finished evenings) are listed without a place.  Each evening places its
     players under its own ``tie_break`` setting, as its standings do; in the series,
-    equal totals share a place (FIELD-NOTES: no tie-break).  ``public``: names only with consent at every evening
-    played.  ``until``: the standings as they stood after that evening (later evenings
+    equal totals share a place (FIELD-NOTES: no tie-break).  ``public``: names only with
+    consent at every evening played.  ``until``: the standings as they stood after that evening (later evenings
     count as not finished yet), for the newspaper report.  Four queries, whatever the
     number of evenings and players."""
+    evenings = _series_evenings(series, until)
+    finished = {e.tournament.pk: e for e in evenings if e.finished}
+    per_round, lost = _round_points(list(finished))
+    results = _evening_results(finished, per_round, lost)
+    required = series.min_evenings or len(finished)
+    rows = [
+        _series_row(series, evenings, results, player, person, public, required)
+        for player, person in results.people.items()
+    ]
+    _rank(rows)
+    return SeriesStandings(
+        series=series,
+        evenings=evenings,
+        rows=rows,
+        required=required,
+        provisional=len(finished) < len(evenings),
+    )
+
+
+def _series_evenings(series: Series, until: Tournament | None) -> list[Evening]:
+    """The series' evenings in date order, numbered from 1, each finished when all its
+    rounds are closed (and, with ``until``, it is not later than that evening)."""
     tournaments = list(
         series.tournaments.annotate(
             open_rounds=Count("round_set", filter=~Q(round_set__status=Round.Status.CLOSED)),
             closed_rounds=Count("round_set", filter=Q(round_set__status=Round.Status.CLOSED)),
         ).order_by("date", "pk")
     )
-    evenings = [
+    return [
         Evening(
             t,
             n,
@@ -181,12 +203,18 @@ def series_standings(
         )
         for n, t in enumerate(tournaments, start=1)
     ]
-    finished = {e.tournament.pk: e for e in evenings if e.finished}
-    per_round: dict[int, dict[int, int]] = defaultdict(dict)  # registration -> round -> pts
-    lost: dict[int, int] = defaultdict(int)  # registration -> games lost as declarer
+
+
+def _round_points(
+    tournament_ids: list[int],
+) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+    """``(per_round, lost)`` of the finished evenings: registration → round number →
+    points (hands and paper round totals), and registration → games lost as declarer."""
+    per_round: dict[int, dict[int, int]] = defaultdict(dict)
+    lost: dict[int, int] = defaultdict(int)
     for row in (
         # grouped in the order of SeatScore's (tournament, registration, round) index
-        SeatScore.objects.filter(tournament_id__in=list(finished))
+        SeatScore.objects.filter(tournament_id__in=tournament_ids)
         .values("tournament_id", "registration_id", "round_number")
         .annotate(
             points=Sum("points"),
@@ -197,10 +225,32 @@ def series_standings(
         per_round[row["registration_id"]][row["round_number"]] = row["points"]
         lost[row["registration_id"]] += row["lost"]
     for reg, number, points, games_lost in RoundTotal.objects.filter(
-        round__tournament_id__in=list(finished)
+        round__tournament_id__in=tournament_ids
     ).values_list("registration_id", "round__number", "points", "games_lost"):
         per_round[reg][number] = points
         lost[reg] += games_lost
+    return per_round, lost
+
+
+@dataclass
+class _EveningResults:
+    """Each finished evening's totals and places, as its own standings count them, and
+    the players over all evenings.  ``totals``: tournament → registration → points;
+    ``places``: tournament → registration → place; ``people``: player → name, club,
+    consent at every evening, sort key; ``entries``: player → tournament →
+    (registration, start number)."""
+
+    totals: dict[int, dict[int, int]]
+    places: dict[int, dict[int, int]]
+    people: dict[int, dict]
+    entries: dict[int, dict[int, tuple[int, int]]]
+
+
+def _evening_results(
+    finished: dict[int, Evening], per_round: dict[int, dict[int, int]], lost: dict[int, int]
+) -> _EveningResults:
+    """Totals and places of each finished evening under its own ``missed_rounds`` and
+    ``tie_break`` settings (a pairs evening places pairs)."""
     registrations = Registration.objects.filter(tournament_id__in=list(finished)).values_list(
         "pk",
         "tournament_id",
@@ -214,8 +264,6 @@ def series_standings(
         "player__club",
         "pair",
     )
-
-    # evening totals and places, as the tournament's own standings count them
     totals: dict[int, dict[int, int]] = defaultdict(dict)  # tournament -> reg -> total
     placed: dict[int, dict[int, tuple]] = defaultdict(dict)  # tournament -> reg -> key
     people: dict[int, dict] = {}
@@ -249,49 +297,64 @@ def series_standings(
         else _places(regs)
         for t_id, regs in placed.items()
     }
+    return _EveningResults(totals, places, people, entries)
 
+
+def _series_row(
+    series: Series,
+    evenings: list[Evening],
+    results: _EveningResults,
+    player: int,
+    person: dict,
+    public: bool,
+    required: int,
+) -> SeriesRow:
+    """One player's row: a cell per evening (points, place, the value that counts), the
+    best-of rule's struck-out evenings, the total; names only with consent at every
+    evening played, when ``public``."""
     table = series.placement_table
-    required = series.min_evenings or len(finished)
-    rows: list[SeriesRow] = []
-    for player, person in people.items():
-        cells = []
-        for evening in evenings:
-            t_id = evening.tournament.pk
-            if t_id not in entries[player]:
-                cells.append(EveningCell())
-                continue
-            reg, number = entries[player][t_id]
-            place = places.get(t_id, {}).get(reg)
-            points = totals[t_id][reg]
-            if series.counting == Series.Counting.PLACEMENT:
-                value = table[place - 1] if place is not None and place <= len(table) else 0
-            else:
-                value = points
-            cells.append(EveningCell(points, place, value, True, number))
-        show = person["consent"] or not public
-        if not show:
-            for cell in cells:
-                cell.start_number = None
-        played = [c for c in cells if c.played]
-        if series.best_of is not None and len(played) > series.best_of:
-            # stable sort: of equal values the earlier evening counts
-            for cell in sorted(played, key=lambda c: -c.value)[series.best_of :]:
-                cell.counted = False
-        rows.append(
-            SeriesRow(
-                rank=0,
-                player_id=player,
-                name=person["name"] if show else "",
-                club=person["club"] if show else "",
-                evenings=cells,
-                total=sum(c.value for c in played if c.counted),
-                played=len(played),
-                eligible=len(played) >= required,
-                public=show,
-                start_numbers=[c.start_number for c in played] if show else [],
-                sort_name=person["sort"],
-            )
-        )
+    cells = []
+    for evening in evenings:
+        t_id = evening.tournament.pk
+        if t_id not in results.entries[player]:
+            cells.append(EveningCell())
+            continue
+        reg, number = results.entries[player][t_id]
+        place = results.places.get(t_id, {}).get(reg)
+        points = results.totals[t_id][reg]
+        if series.counting == Series.Counting.PLACEMENT:
+            value = table[place - 1] if place is not None and place <= len(table) else 0
+        else:
+            value = points
+        cells.append(EveningCell(points, place, value, True, number))
+    show = person["consent"] or not public
+    if not show:
+        for cell in cells:
+            cell.start_number = None
+    played = [c for c in cells if c.played]
+    if series.best_of is not None and len(played) > series.best_of:
+        # stable sort: of equal values the earlier evening counts
+        for cell in sorted(played, key=lambda c: -c.value)[series.best_of :]:
+            cell.counted = False
+    return SeriesRow(
+        rank=0,
+        player_id=player,
+        name=person["name"] if show else "",
+        club=person["club"] if show else "",
+        evenings=cells,
+        total=sum(c.value for c in played if c.counted),
+        played=len(played),
+        eligible=len(played) >= required,
+        public=show,
+        start_numbers=[c.start_number for c in played] if show else [],
+        sort_name=person["sort"],
+    )
+
+
+def _rank(rows: list[SeriesRow]) -> None:
+    """Order ``rows`` (eligible first, by total, then name) and give places: equal totals
+    share one (FIELD-NOTES: no tie-break in a series); players short of the required
+    evenings get none.  Hidden players are numbered "Anonym 1, 2, …" in that order."""
     rows.sort(key=lambda r: (not r.eligible, -r.total, r.sort_name, r.player_id))
     for number, row in enumerate((r for r in rows if not r.public), start=1):
         row.anonymous_number = number
@@ -303,13 +366,6 @@ def series_standings(
         if previous is None or row.total != previous:
             place = ranked
         row.rank, previous = place, row.total
-    return SeriesStandings(
-        series=series,
-        evenings=evenings,
-        rows=rows,
-        required=required,
-        provisional=len(finished) < len(evenings),
-    )
 
 
 def series_values(standings: SeriesStandings) -> list[list]:
