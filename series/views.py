@@ -14,8 +14,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from tournament import formatting
+from tournament.forms import apply_errors
 from tournament.models import Series
-from tournament.views import _apply_errors
 
 from .forms import SeriesForm
 from .selectors import SeriesStandings, series_standings
@@ -99,7 +99,7 @@ def _edit(request: HttpRequest, series: Series | None) -> HttpResponse:
         try:
             saved = save_series(series, **form.cleaned_data, user=request.user)
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            apply_errors(form, exc)
         else:
             messages.success(
                 request,

@@ -435,3 +435,16 @@ class ClerkTournamentsForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tournaments"].queryset = Tournament.objects.order_by("-date", "-pk")
+
+
+def apply_errors(form, exc: ValidationError) -> None:
+    """Show a service's ``ValidationError`` on ``form``: at its field where it names one of
+    the form's fields, else above the form.  Used by every director page that calls a
+    service (the tournament's and the series' pages)."""
+    if not hasattr(exc, "error_dict"):
+        for error in exc.messages:
+            form.add_error(None, error)
+        return
+    for field, errors in exc.message_dict.items():
+        for error in errors:
+            form.add_error(field if field in form.fields else None, error)
