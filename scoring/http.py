@@ -8,6 +8,7 @@ import hashlib
 import re
 
 from django.core.exceptions import PermissionDenied
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.http import Http404, HttpRequest
 from django.utils.http import quote_etag
 from django.utils.translation import gettext as _
@@ -15,6 +16,8 @@ from django.utils.translation import gettext as _
 from tournament import services as tournament_services
 from tournament.models import Category, Tournament
 from tournament.params import parse_number
+
+from .models import Hand
 
 #: a round number as a query value (``?runde=3``) and a category's short name
 #: (``?kategorie=damen``): the only shapes that reach a cache key
@@ -76,3 +79,15 @@ def require_clerk_of(request: HttpRequest, tournament: Tournament) -> None:
             _("Sie sind beim Turnier „%(name)s“ nicht als Schreiber eingetragen.")
             % {"name": tournament.name}
         )
+
+
+def game_number_param(value: str | None) -> int:
+    """A game number looked up from the address or a posted ``spiel``: ASCII digits up to
+    what the hand's number column holds (the range Django gives the model field's type,
+    on every database).  A number without a hand is no error here: the page then offers that
+    game's form, and saving checks the tournament's bound
+    (:func:`scoring.services.game_number_error`).  Raises
+    :class:`~tournament.params.BadNumber` (a 400 naming ``spiel``)."""
+    field = Hand._meta.get_field("number")
+    top = BaseDatabaseOperations.integer_field_ranges[field.get_internal_type()][1]
+    return parse_number(value, "spiel", top)

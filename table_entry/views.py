@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import hand_entry, links, qr, selectors, services
 from scoring.forms import HandForm
-from scoring.http import require_clerk_of
+from scoring.http import game_number_param, require_clerk_of
 from scoring.models import Hand
 from tournament.models import Round, Tournament
 from tournament.params import BadNumber, parse_number
@@ -203,13 +203,7 @@ def table_page(request: HttpRequest, link) -> HttpResponse:
         return _save(request, link, seats)
     number = request.GET.get("spiel")
     try:
-        hand = (
-            table.hands.filter(
-                number=parse_number(number, "spiel", Tournament.GAMES_PER_ROUND_MAX)
-            ).first()
-            if number
-            else None
-        )
+        hand = table.hands.filter(number=game_number_param(number)).first() if number else None
     except BadNumber:
         hand = None
     if hand is not None:
@@ -335,7 +329,7 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
     """An opponent's "stimmt" on hand ``spiel`` at ``version``; back to the page."""
     back = redirect("table_entry:page", token=link.token)
     try:
-        number = parse_number(request.POST.get("spiel"), "spiel", Tournament.GAMES_PER_ROUND_MAX)
+        number = game_number_param(request.POST.get("spiel"))
         version = parse_number(request.POST.get("version"), "version")
     except BadNumber:
         messages.error(request, _("Unvollständige Bestätigung; bitte erneut versuchen."))

@@ -18,7 +18,7 @@ from tournament.params import BadNumber, parse_number
 
 from .. import hand_entry, selectors, services
 from ..forms import HandForm, PlayCheckForm, RoundTotalsForm, RulingForm
-from ..http import require_clerk_of
+from ..http import game_number_param, require_clerk_of
 from ..models import Hand
 
 
@@ -159,13 +159,7 @@ def table_page(request: HttpRequest, pk: int, round_number: int, table_number: i
         )
 
     number = request.GET.get("spiel")
-    hand = (
-        table.hands.filter(
-            number=parse_number(number, "spiel", Tournament.GAMES_PER_ROUND_MAX)
-        ).first()
-        if number
-        else None
-    )
+    hand = table.hands.filter(number=game_number_param(number)).first() if number else None
     if hand is not None:
         initial = HandForm.initial_from(hand)
     else:
@@ -282,9 +276,7 @@ def confirm_entry(
             )
             return back
         try:
-            number = parse_number(
-                request.POST.get("spiel"), "spiel", Tournament.GAMES_PER_ROUND_MAX
-            )
+            number = game_number_param(request.POST.get("spiel"))
             version = parse_number(request.POST.get("version"), "version")
         except BadNumber:
             messages.error(request, _("Unvollständige Bestätigung; bitte erneut versuchen."))
@@ -354,11 +346,7 @@ def ruling(request: HttpRequest, pk: int, round_number: int, table_number: int) 
         status = 422
     else:
         number = request.GET.get("spiel")
-        initial = {
-            "hand_number": parse_number(number, "spiel", Tournament.GAMES_PER_ROUND_MAX)
-            if number
-            else ""
-        }
+        initial = {"hand_number": game_number_param(number) if number else ""}
         form = RulingForm(initial=initial, **kwargs)
         status = 200
     hands = {h.number: h for h in table.hands.all()}
