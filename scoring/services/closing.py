@@ -209,7 +209,7 @@ def close_round(round_: Round, reason: str = "") -> None:
         round_.status, round_.closed_at = locked.status, locked.closed_at
         round_.forced_close_reason = locked.forced_close_reason
         round_.forced_close_missing = locked.forced_close_missing
-        # the standings go stale through the Round's post_save receiver (scoring.signals)
+        # the standings go stale through the Round's post_save receiver (scoring.cache)
         tournament_id = locked.tournament_id
         number = locked.number
         # robust: whatever a receiver raises (the archive's backup), the close stands and the
