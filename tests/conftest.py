@@ -1,16 +1,17 @@
-"""Shared fixtures: users in the two staff roles and a small running tournament."""
+"""Shared fixtures: users in the two staff roles, a small running tournament and a played
+one (the builders behind them are in ``tests/factories``)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from contextlib import closing
-from datetime import date
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
 
+from tests.factories.tournaments import assign_to_all_tournaments, make_tournament
 from tournament.roles import CLERK_GROUP, DIRECTOR_GROUP
 
 # no silent skips in CI; pytester for the guard's own test
@@ -45,15 +46,6 @@ def clerk(db, django_user_model):
     return user
 
 
-def assign_to_all_tournaments(user) -> None:
-    """Make ``user`` a clerk of every tournament there is (``make_tournament`` does the
-    converse for clerks made first), so tests need not care which came first."""
-    from tournament.models import Tournament
-
-    for tournament in Tournament.objects.all():
-        tournament.clerks.add(user)
-
-
 @pytest.fixture
 def director(db, django_user_model):
     user = django_user_model.objects.create_user("director", password="pw-director-123")
@@ -61,44 +53,19 @@ def director(db, django_user_model):
     return user
 
 
-def make_tournament(players: int = 9, consent=lambda i: i % 3 != 0, **kwargs):
-    """A tournament with ``players`` registered (every third without consent), round 1
-    drawn with seed 7 and running."""
-    from django.contrib.auth import get_user_model
-
-    from tournament import services
-    from tournament.models import Player
-
-    kwargs.setdefault("clerks", get_user_model().objects.filter(groups__name=CLERK_GROUP))
-    tournament = services.create_tournament(
-        name="Testturnier", date=date(2026, 11, 21), venue="Plochingen", **kwargs
-    )
-    for i in range(1, players + 1):
-        player = Player.objects.create(
-            first_name=f"Vorname{i}",
-            last_name=f"Nachname{i}",
-            club="TSV",
-        )
-        services.register(tournament, player, consent_public=consent(i))
-    round_ = tournament.round_set.get(number=1)
-    services.draw_round(round_, seed=7)
-    services.start_round(round_)
-    return tournament
-
-
-def close_round_anyway(tournament, number: int = 1):
-    """Close round ``number`` although hands are missing, as a director may with a reason
-    (rounds run in order: the next round can be drawn only after this)."""
-    from scoring import services
-
-    round_ = tournament.round_set.get(number=number)
-    services.close_round(round_, reason="Test: Runde ohne alle Spiele")
-    return round_
-
-
 @pytest.fixture
 def tournament(db):
     return make_tournament()
+
+
+@pytest.fixture
+def played(clerk, director):
+    """:func:`tests.factories.backups.played_tournament`: 10 players, round 1 played with
+    corrections, a deletion and a ruling, then closed; round 2 running with two hands per
+    table (the backup, restore and lock tests)."""
+    from tests.factories.backups import played_tournament
+
+    return played_tournament(clerk, director)
 
 
 @pytest.fixture

@@ -102,3 +102,32 @@ def test_benchmarks_and_scripts_import_what_exists():
                 except ImportError:
                     missing.append(f"{path.relative_to(ROOT)}:{line}: {module}.{name}")
     assert missing == []
+
+
+def test_no_test_module_imports_another():
+    """Builders and helpers that several test modules use live in ``tests/factories``; a
+    test module (or ``conftest.py``) imports none of another test module's names, so a
+    helper is found in one place and no test module is loaded for another's sake."""
+    import ast
+
+    tests = ROOT / "tests"
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        package = path.relative_to(ROOT).parent.parts
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else ()
+                module = ".".join([*base, *([node.module] if node.module else [])])
+                targets = [f"{module}.{a.name}" for a in node.names] + [module]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            for target in targets:
+                parts = target.split(".")
+                if parts[0] == "tests" and any(
+                    p == "conftest" or p.startswith("test_") for p in parts[1:]
+                ):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {target}")
+                    break
+    assert found == []

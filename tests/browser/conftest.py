@@ -7,11 +7,11 @@ import pytest
 
 @pytest.fixture
 def browser():
-    """A headless Chromium (``tests.browser.test_clerk_round.CHROMIUM`` with its ``ARGS``),
+    """A headless Chromium (``tests.factories.browser.CHROMIUM`` with its ``ARGS``),
     closed after the test."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.test_clerk_round import ARGS, CHROMIUM
+    from tests.factories.browser import ARGS, CHROMIUM
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -6,43 +6,21 @@ text is smaller than 16 px (issue 24.6).  Colour contrast (WCAG AA) is axe's
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from django.conf import settings
 
 from scoring import links
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.conftest import make_tournament
-from tests.web.test_backup import play
+from tests.factories.browser import BLOCKING, PHONE, SMALLEST_TEXT, describe, require_chromium
+from tests.factories.hands import play_round
+from tests.factories.tournaments import make_tournament
 from tournament.models import Category, Tournament
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}
-BLOCKING = {"serious", "critical"}
-
-# the smallest computed font size of any visible element that has text of its own
-SMALLEST_TEXT = """() => {
-  let smallest = null;
-  for (const el of document.body.querySelectorAll('*')) {
-    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-    if (!own) continue;
-    const box = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
-    if (!box.width || !box.height || style.visibility === 'hidden') continue;
-    if (el.closest('[aria-hidden="true"], .visually-hidden, .sr-only')) continue;
-    const size = parseFloat(style.fontSize);
-    if (smallest === null || size < smallest.size) {
-      smallest = {size, tag: el.tagName, text: el.textContent.trim().slice(0, 40)};
-    }
-  }
-  return smallest;
-}"""
 
 
 @pytest.fixture
@@ -54,7 +32,7 @@ def evening(transactional_db, clerk):
     tournament.table_entry = Tournament.TableEntry.OPPONENT
     tournament.save()
     round_ = tournament.round_set.get(number=1)
-    play(round_, clerk, [1, 2])
+    play_round(round_, clerk, [1, 2])
     category = Category.objects.create(tournament=tournament, name="Damen", slug="damen")
     category.registrations.set(tournament.registrations.filter(start_number__lte=4))
     link = links.live_link(round_.tables.get(number=1))
@@ -74,14 +52,6 @@ def public_pages(tournament, table_path) -> dict[str, str]:
         "Beitreten": f"{base}beitreten/",
         "Tischeingabe": table_path,
     }
-
-
-def describe(violation: dict) -> str:
-    nodes = "; ".join(
-        f"{' '.join(node['target'])}: {' '.join(node.get('failureSummary', '').split())}"
-        for node in violation["nodes"][:4]
-    )
-    return f"{violation['id']} ({violation['impact']}): {violation['help']} — {nodes}"
 
 
 @pytest.mark.parametrize("language", ["de", "en"])

@@ -5,53 +5,21 @@ without a reload.  The hands are dealt and played out by the rules engine."""
 
 from __future__ import annotations
 
-import os
-import random
 import re
-import shutil
 
 import pytest
 
-from rules.simulate import simulate_hand
-from scoring import services
 from scoring.models import Hand
-from tests.conftest import make_tournament
+from tests.factories.browser import hands_for, require_chromium
+from tests.factories.tournaments import make_tournament
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM checks from the test thread
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-if not os.path.exists(CHROMIUM):
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install Debian's chromium for the browser test")
-    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 OUTCOME_KEYS = {"played": "g", "abgehen": "a"}  # first letters of "gespielt", "abgegangen"
 # type-ahead in the trump select: Kreuz, Schippe, Herz; Schellen is the second "S"
 TRUMP_KEYS = {"C": ["k"], "S": ["s"], "H": ["h"], "D": ["s", "s"]}
-
-
-def hands_for(tournament, table, count):
-    """``count`` hands dealt and played out by the engine, as the clerk will type them."""
-    rng = random.Random(11)
-    seats = {s.position: s.registration.start_number for s in table.seats.all()}
-    out = []
-    for number in range(1, count + 1):
-        dealer = services.dealer_for(table, 3, number)
-        sim = simulate_hand(tournament.ruleset, 3, dealer, rng)
-        out.append((number, dealer, sim, seats))
-    return out
 
 
 def type_hand(page, sim, seats) -> int:

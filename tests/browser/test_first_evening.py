@@ -16,8 +16,10 @@ import pytest
 from django.db import connection
 
 from bench.load_test import _free_port
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.web.test_venue import Venue, _get
+from tests.factories.browser import require_chromium
+from tests.factories.venue import Venue, http_get
+
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -36,7 +38,7 @@ def venue(tmp_path):
     while True:
         assert server.process.poll() is None, server.log.read_text()[-3000:]
         try:
-            if _get(f"{server.base}/")[0] == 200:
+            if http_get(f"{server.base}/")[0] == 200:
                 break
         except OSError:
             pass

@@ -9,23 +9,10 @@ import os
 import re
 
 from scoring.models import Hand
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.conftest import make_tournament
+from tests.factories.browser import PHONE_VIEWPORT, login, require_chromium
+from tests.factories.tournaments import make_tournament
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-PHONE = {"width": 390, "height": 740}
-
-
-def _login(browser, live_server, user, password, path, viewport=PHONE):
-    """A new page of ``viewport`` size, logged in as ``user``, at ``path``."""
-    page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"{live_server.url}/accounts/login/?next={path}")
-    page.fill("#id_username", user)
-    page.fill("#id_password", password)
-    with page.expect_navigation():
-        page.press("#id_password", "Enter")
-    return page
+require_chromium()
 
 
 def _shot(page, name):
@@ -44,7 +31,7 @@ def test_durch_without_won_opens_section_and_focuses_it(
     clerk.groups.add(Group.objects.get(name="Schreiber"))
     tournament.clerks.add(clerk)
     path = f"/turnier/{tournament.pk}/runde/1/tisch/1/"
-    page = _login(browser, live_server, "clerk", "pw-clerk-123", path)
+    page = login(browser, live_server, "clerk", "pw-clerk-123", path)
 
     assert page.evaluate("document.activeElement.name") == "declarer"
     assert not page.locator("details.more").evaluate("d => d.open")
@@ -78,7 +65,7 @@ def test_registration_page_focuses_the_name(
     tournament = make_tournament(players=6)
     director = django_user_model.objects.create_user("leitung", password="pw-director-123")
     director.groups.add(Group.objects.get(name=DIRECTOR_GROUP))
-    page = _login(
+    page = login(
         browser, live_server, "leitung", "pw-director-123", f"/turnier/{tournament.pk}/anmeldungen/"
     )
     assert page.evaluate("document.activeElement.name") == "first_name"
@@ -89,7 +76,7 @@ def test_registration_page_focuses_the_name(
     assert "schon angemeldet" in page.locator("table.preview-list").inner_text()
     _shot(page, "registrations-390")
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"] + 1, width
+    assert width <= PHONE_VIEWPORT["width"] + 1, width
 
 
 def test_abgehen_with_trick_points_offers_to_clear_them_while_typing(
@@ -102,7 +89,7 @@ def test_abgehen_with_trick_points_offers_to_clear_them_while_typing(
     clerk.groups.add(Group.objects.get(name="Schreiber"))
     tournament.clerks.add(clerk)
     path = f"/turnier/{tournament.pk}/runde/1/tisch/1/"
-    page = _login(browser, live_server, "clerk", "pw-clerk-123", path)
+    page = login(browser, live_server, "clerk", "pw-clerk-123", path)
     page.select_option("[name=declarer]", index=1)
     page.fill("[name=bid]", "300")
     page.fill("[name=tricks_0]", "100")
@@ -130,7 +117,7 @@ def test_registration_edit_shows_the_history(
     director = django_user_model.objects.create_user("leitung", password="pw-director-123")
     director.groups.add(Group.objects.get(name=DIRECTOR_GROUP))
     path = f"/turnier/{tournament.pk}/anmeldungen/2/"
-    page = _login(browser, live_server, "leitung", "pw-director-123", path)
+    page = login(browser, live_server, "leitung", "pw-director-123", path)
     assert page.evaluate("document.activeElement.name") == "first_name"
     page.fill("[name=club]", "SV Neudorf")
     with page.expect_navigation():

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
@@ -18,17 +17,15 @@ from django.db.models import F
 
 from scoring import links
 from scoring.models import Hand, RoundTotal
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.browser.test_form_errors import _login
-from tests.conftest import make_tournament
+from tests.factories.browser import PHONE, login, require_chromium
+from tests.factories.tournaments import make_tournament
 from tournament.models import Player, Registration, Tournament
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 PLAYERS = 30
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 # the sum message of a wrong trick row: 200 + 100 typed, the blank field would be -50
 SUM_MESSAGE = "für das leere Feld bliebe -50"
 
@@ -241,7 +238,7 @@ def test_clerk_form_shows_a_trick_sum_error_once(
     tournament.clerks.add(clerk)
     path = f"/turnier/{tournament.pk}/runde/1/tisch/1/"
     desktop = {"width": 1280, "height": 900}
-    page = _login(browser, live_server, "clerk", "pw-clerk-123", path, viewport=desktop)
+    page = login(browser, live_server, "clerk", "pw-clerk-123", path, viewport=desktop)
     _wrong_trick_sum(page)
     # a locator, not a function string: the page's Content-Security-Policy forbids eval
     page.locator("#eingabe .err", has_text=SUM_MESSAGE).first.wait_for()

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.browser.test_accessibility import PHONE
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.web.prize_evening import evening
-from tests.web.test_partnership import partnership_tournament
-from tests.web.test_prizes import define
+from tests.factories.browser import PHONE, require_chromium
+from tests.factories.evenings import define_prizes, prize_evening
+from tests.factories.tournaments import make_tournament, partnership_tournament
 from tournament import services
 from tournament.models import Player, Tournament
+
+require_chromium()
 
 pytestmark = pytest.mark.django_db(transaction=True)
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -26,8 +26,8 @@ def _phone(browser, url: str):
 
 
 def test_the_prize_page_fits_a_phone(live_server, browser):
-    tournament = evening()
-    define(tournament, ladies=None)
+    tournament = prize_evening()
+    define_prizes(tournament, ladies=None)
     page = _phone(browser, live_server.url + reverse("prizes:list", args=[tournament.pk]))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     amounts = page.locator(".prize-list td.cash")
@@ -89,8 +89,6 @@ def test_names_break_between_words_and_the_unconfirmed_header_shows(live_server,
 def _confirming_tournament() -> Tournament:
     """Nine players, entries confirmed at the table and marked while unconfirmed; the
     first player is called Schwämmle."""
-    from tests.conftest import make_tournament
-
     tournament = make_tournament(players=9, consent=lambda i: True)
     tournament.confirmation_required = True
     tournament.mark_unconfirmed = True

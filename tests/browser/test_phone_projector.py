@@ -5,16 +5,14 @@ the list scrolls, with names of at least 28 px (issue 17.5)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from scoring.models import RoundTotal
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.conftest import make_tournament
+from tests.factories.browser import require_chromium
+from tests.factories.tournaments import make_tournament
 from tournament.models import Player, Tournament
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

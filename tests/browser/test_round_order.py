@@ -6,16 +6,15 @@ of it, so the test runs with JavaScript off."""
 from __future__ import annotations
 
 import io
-import os
 
 import pytest
 from pypdf import PdfReader
 
-from tests.browser.test_clerk_round import ARGS, CHROMIUM
-from tests.conftest import make_tournament
+from tests.factories.browser import ARGS, CHROMIUM, require_chromium
+from tests.factories.tournaments import make_tournament
 from tournament.models import Round
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM checks from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -9,11 +9,11 @@ import os
 
 import pytest
 
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401  (skips without chromium)
-from tests.web.test_series import evening
+from tests.factories.browser import require_chromium
+from tests.factories.evenings import paper_evening
 from tournament.models import Player, Series
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM checks from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -32,9 +32,9 @@ def test_director_builds_a_series_and_the_public_page_ranks_it(
         for n, last in (("Anna", "Maier"), ("Bert", "Haug"), ("Carl", "Rapp"), ("Dora", "Vogt"))
     )
     evenings = [
-        evening(1, {anna: 5000, bert: 4000, carl: 3000, dora: 9000}),
-        evening(2, {anna: 1000, bert: 4500, carl: 4000}),
-        evening(3, {anna: 4000, bert: 500, carl: 2500}),
+        paper_evening(1, {anna: 5000, bert: 4000, carl: 3000, dora: 9000}),
+        paper_evening(2, {anna: 1000, bert: 4500, carl: 4000}),
+        paper_evening(3, {anna: 4000, bert: 500, carl: 2500}),
     ]
     page = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
     page.goto(f"{live_server.url}/accounts/login/?next=/serie/neu/")

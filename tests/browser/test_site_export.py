@@ -4,7 +4,6 @@ the pages keep the public pages' accessibility (axe, 16 px on the phone)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -12,12 +11,11 @@ import pytest
 from django.urls import reverse
 
 from archive import site
-from tests.browser.test_accessibility import BLOCKING, PHONE, SMALLEST_TEXT, describe
-from tests.browser.test_clerk_round import CHROMIUM  # noqa: F401 (skips without Chromium)
-from tests.web.results_night import results_evening
-from tests.web.test_site_export import standings_rows
+from tests.factories.browser import BLOCKING, PHONE, SMALLEST_TEXT, describe, require_chromium
+from tests.factories.evenings import prize_evening, results_evening
+from tests.factories.web import standings_rows
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -69,10 +67,9 @@ def test_the_exported_site_works_from_disk(browser, clerk, client, tmp_path):
     live = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert shown == standings_rows(live) and len(shown) > 9
     # a tie-break evening: places broken by the best round, then shared, as live
-    from tests.web import prize_evening
     from tournament.models import Tournament
 
-    tied = prize_evening.evening(tie_break=Tournament.TieBreak.BEST_ROUND)
+    tied = prize_evening(tie_break=Tournament.TieBreak.BEST_ROUND)
     other = site.write_site(site.export_site(tied), tmp_path / "tie-break")
     page.goto((other / "gesamt.html").as_uri())
     shown = standings_rows(page.content())

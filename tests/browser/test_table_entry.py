@@ -6,7 +6,6 @@ public standings show the points, no longer provisional."""
 
 from __future__ import annotations
 
-import os
 import random
 import re
 
@@ -16,15 +15,13 @@ from django.test import Client
 from rules.simulate import simulate_hand
 from scoring import links, services
 from scoring.models import Hand
-from tests.browser.test_clerk_round import CHROMIUM, hands_for  # noqa: F401 (skips without Chromium)
-from tests.conftest import make_tournament
+from tests.factories.browser import PHONE, hands_for, require_chromium
+from tests.factories.tournaments import make_tournament
 from tournament.formatting import points
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # ORM from the test thread
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 def fill_hand(page, sim, tricks_0=None) -> None:

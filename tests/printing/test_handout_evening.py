@@ -8,10 +8,6 @@ sentences that already had a translation are checked in English too."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
 from datetime import date
 from decimal import Decimal
 from io import BytesIO
@@ -24,29 +20,16 @@ from pypdf import PdfReader
 from printing import documents, handout, pdfs
 from rules import PRESETS
 from scoring.selectors import tie_break_note
-from tests.conftest import make_tournament
+from tests.factories.pdf import needs_pdftotext, prose_of
+from tests.factories.tournaments import make_tournament
 from tournament.models import Tournament
 
-pytestmark = [
-    pytest.mark.django_db,
-    pytest.mark.skipif(
-        shutil.which("pdftotext") is None and not os.environ.get("CI"),
-        reason="needs poppler-utils (pdftotext)",
-    ),
-]
+pytestmark = [pytest.mark.django_db, needs_pdftotext]
 
 BEST_ROUND_DE = (
     "Bei gleicher Gesamtpunktzahl entscheidet die beste Einzelrunde, dann die kleinere "
     "Zahl verlorener Spiele; sind auch diese gleich, teilen sich die Spieler den Platz."
 )
-
-
-def text_of(pdf: bytes) -> str:
-    """The handout's text in reading order, whitespace squashed, words broken at a line end
-    joined again (hyphenated with U+2010, or at their own hyphen)."""
-    out = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
-    text = re.sub(r"-\n(?=[A-ZÄÖÜ0-9])", "-", out.stdout.decode())
-    return re.sub(r"\s+", " ", text).replace("\u2010 ", "")
 
 
 def page_count(pdf: bytes) -> int:
@@ -78,7 +61,7 @@ def busy_evening() -> Tournament:
 
 def test_two_tournaments_each_handout_states_its_own_settings():
     plain, busy = plain_evening(), busy_evening()
-    plain_text, busy_text = text_of(pdfs.rules_pdf(plain)), text_of(pdfs.rules_pdf(busy))
+    plain_text, busy_text = prose_of(pdfs.rules_pdf(plain)), prose_of(pdfs.rules_pdf(busy))
 
     assert "Dieses Turnier" in plain_text and "Dieses Turnier" in busy_text
     assert "3 Runden mit je 12 Spielen. An Vierertischen setzt jeweils der Geber aus." in plain_text
@@ -160,13 +143,13 @@ def test_the_downloaded_handout_changes_with_the_setting(
     """Through the public address, so its cache follows the saved setting too."""
     tournament = plain_evening()
     url = reverse("printing:rules", args=[tournament.pk])
-    old = text_of(client.get(url).content)
+    old = prose_of(client.get(url).content)
     assert before in old and after not in old
     for field, value in changes.items():
         setattr(tournament, field, value)
     with django_capture_on_commit_callbacks(execute=True):
         tournament.save()
-    new = text_of(client.get(url).content)
+    new = prose_of(client.get(url).content)
     assert after in new
     if changes == {"confirmation_required": True, "mark_unconfirmed": False}:
         assert "unbestätigt" not in new  # nothing marked: nothing to look for
@@ -188,21 +171,21 @@ def test_the_tie_rule_is_the_one_the_results_list_prints(tournament):
 
 
 def test_the_shared_place_rule_is_printed_in_english_too(tournament):
-    text = text_of(pdfs.rules_pdf(tournament, "en"))
+    text = prose_of(pdfs.rules_pdf(tournament, "en"))
     assert "Equal points share a place." in text
     tournament.tie_break = Tournament.TieBreak.BEST_ROUND
-    text = text_of(pdfs.rules_pdf(tournament, "en"))
+    text = prose_of(pdfs.rules_pdf(tournament, "en"))
     assert "On equal total points the best single round decides" in text
     assert "Equal points share a place." not in text
 
 
 def test_the_table_of_four_reads_as_a_sentence_in_english(tournament):
     """Issue 26: the choice's label began mid-sentence: "Table of four: Dealer sits out."."""
-    text = text_of(pdfs.rules_pdf(tournament, "en"))
+    text = prose_of(pdfs.rules_pdf(tournament, "en"))
     assert "At tables of four the dealer sits out each game." in text
     assert "Dealer sits out" not in text
     tournament.four_table_mode = Tournament.FourTableMode.KREUZ
-    text = text_of(pdfs.rules_pdf(tournament, "en"))
+    text = prose_of(pdfs.rules_pdf(tournament, "en"))
     assert "At tables of four two play against two (Kreuzbinokel)." in text
 
 
@@ -287,7 +270,7 @@ def test_the_fullest_handout_with_every_setting_still_fits_one_page(lang, mode):
     )
     pdf = pdfs.rules_pdf(evening, lang)
     assert page_count(pdf) == 1
-    text = text_of(pdf)
+    text = prose_of(pdf)
     assert "Bettel" in text
     if lang == "de":
         assert BEST_ROUND_DE in text and "vom fünften verlorenen Spiel an." in text

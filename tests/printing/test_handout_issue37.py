@@ -1,7 +1,7 @@
 """Issue 37, items 9-18: the rules handout read sentence by sentence against the seeds.
 
-Each test names its item; it asserts on the handout as printed (``text_of`` of the PDF, or
-the statements ``printing.handout`` builds) and failed before the item was fixed.
+Each test names its item; it asserts on the handout as printed (the PDF's text, ``prose_of``,
+or the statements ``printing.handout`` builds) and failed before the item was fixed.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from django.utils import translation
 from printing import handout, pdfs
 from rules import PRESETS, Ruleset, best_meld, score_request
 from rules.errors import InvalidInput
+from tests.factories.handouts import handout_pdf, tournament_for
+from tests.factories.pdf import prose_of
 from tournament.models import Tournament
-
-from .test_handout_seeds import handout_pdf, text_of, tournament_for
 
 
 def printed(preset: str, mode: str, lang: str = "de", **settings) -> str:
@@ -26,7 +26,7 @@ def printed(preset: str, mode: str, lang: str = "de", **settings) -> str:
     tournament.four_table_mode = mode
     for name, value in settings.items():
         setattr(tournament, name, value)
-    return text_of(pdfs.rules_pdf(tournament, lang))
+    return prose_of(pdfs.rules_pdf(tournament, lang))
 
 
 def statements(preset: str, mode: str, lang: str = "de") -> dict[str, handout.Statement]:
@@ -54,7 +54,7 @@ def test_37_9_the_dealer_sitting_out_leaves_single_players_not_sides(preset):
     assert not re.search(r"\bsides?\b", english), re.findall(r".{40}\bsides?\b.{20}", english)
     assert "Each opponent scores" in english
     # with partners the sheet still speaks of sides
-    assert "Jede Gegenpartei schreibt" in text_of(handout_pdf(preset))
+    assert "Jede Gegenpartei schreibt" in prose_of(handout_pdf(preset))
 
 
 # ------------------------------------------------------------------------ 37.10
@@ -62,10 +62,10 @@ def test_37_9_the_dealer_sitting_out_leaves_single_players_not_sides(preset):
 
 def test_37_10_conceding_in_partnership_250_strikes_the_partners_shown_meld():
     """Seed 000 concedes after the melds are shown: the partner's meld lapses (he did meld)."""
-    german = text_of(handout_pdf("partnership-250"))
+    german = prose_of(handout_pdf("partnership-250"))
     assert "Die Meldung des Partners verfällt." in german
     assert "meldet auch nichts" not in german
-    assert "His partner scores no melds either." in text_of(handout_pdf("partnership-250", "en"))
+    assert "His partner scores no melds either." in prose_of(handout_pdf("partnership-250", "en"))
 
 
 # ------------------------------------------------------------------------ 37.11
@@ -75,7 +75,7 @@ def test_37_11_seed_001_gives_the_direction_only_the_rotation_is_the_tournaments
     found = statements("swabian-traditional", "kreuz")
     assert not found["direction"].house_rule
     assert found["dealer_rotation"].house_rule
-    text = text_of(handout_pdf("swabian-traditional"))
+    text = prose_of(handout_pdf("swabian-traditional"))
     assert (
         "Gegeben, gereizt und gespielt wird gegen den Uhrzeigersinn (nach rechts). In dieser "
         "Richtung wechselt auch der Geber. (Turnierregel)" in text
@@ -91,9 +91,9 @@ def test_37_11_seed_001_gives_the_direction_only_the_rotation_is_the_tournaments
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_37_12_partners_are_each_credited_their_sides_points(preset):
-    german = text_of(handout_pdf(preset))
+    german = prose_of(handout_pdf(preset))
     assert "Jeder Partner bekommt die Punkte seiner Partei." in german
-    assert "Each partner is credited with his side's points." in text_of(handout_pdf(preset, "en"))
+    assert "Each partner is credited with his side's points." in prose_of(handout_pdf(preset, "en"))
     if preset != "partnership-250":
         assert "Jeder Partner bekommt" not in printed(preset, "sit-out")
     # a pairs event ranks the pair, not each partner
@@ -105,14 +105,14 @@ def test_37_12_partners_are_each_credited_their_sides_points(preset):
 
 
 def test_37_13_the_durch_alone_is_announced_by_name():
-    english = text_of(handout_pdf("club-tournament", "en"))
+    english = prose_of(handout_pdf("club-tournament", "en"))
     assert "The Durch is announced before the first lead; the opponents score nothing." in english
     assert "They are announced" not in english
-    german = text_of(handout_pdf("club-tournament"))
+    german = prose_of(handout_pdf("club-tournament"))
     assert "Der Durch wird vor dem ersten Ausspiel angesagt; die Gegner schreiben nichts." in german
     assert "Angesagt wird" not in german
     # with Durch and Bettel both just described, "both" names them
-    assert "Both are announced before the first lead" in text_of(
+    assert "Both are announced before the first lead" in prose_of(
         handout_pdf("swabian-traditional", "en")
     )
 
@@ -136,8 +136,8 @@ def test_37_14_the_meld_classes_come_with_an_example_in_the_rulesets_card_names(
         "Eine Karte zählt je einmal in Farbmeldungen, im Binokel und bei den Gleichen: "
         + german
         + "."
-    ) in text_of(handout_pdf(preset))
-    assert f"so the {english} may count up to three times." in text_of(handout_pdf(preset, "en"))
+    ) in prose_of(handout_pdf(preset))
+    assert f"so the {english} may count up to three times." in prose_of(handout_pdf(preset, "en"))
     # the engine agrees: the Binokel's Ober in a pair, the Binokel and four of a kind at
     # once, but in one pair only
     ruleset = PRESETS[preset]
@@ -173,7 +173,7 @@ def test_37_15_partnership_250_offers_no_dealer_sitting_out():
 def test_37_16_the_flat_loss_of_seeds_001_and_002_is_marked_the_tournaments_reading(preset):
     for mode in ("kreuz", "sit-out"):
         assert statements(preset, mode)["lost"].house_rule
-    text = text_of(handout_pdf(preset))
+    text = prose_of(handout_pdf(preset))
     lost = re.search(r"Verloren: Verfehlt er das Gebot.*?\)", text).group(0)
     assert lost.endswith("(Turnierregel)")
 
@@ -187,12 +187,12 @@ def test_37_16_seeds_000_and_003_say_it_themselves():
 
 
 def test_37_17_special_games_count_in_the_total_and_the_flag_stays_for_the_fingerprint():
-    german = text_of(handout_pdf("swabian-traditional"))
+    german = prose_of(handout_pdf("swabian-traditional"))
     assert "Durch und Bettel zählen wie jedes Spiel." in german
-    assert "Durch and Bettel count like any other game." in text_of(
+    assert "Durch and Bettel count like any other game." in prose_of(
         handout_pdf("swabian-traditional", "en")
     )
-    assert "wie jedes Spiel" not in text_of(handout_pdf("club-tournament"))  # not set there
+    assert "wie jedes Spiel" not in prose_of(handout_pdf("club-tournament"))  # not set there
     # the field is kept: it is part of every stored ruleset's fingerprint
     assert "specials_kept_apart" in {f.name for f in fields(Ruleset)}
     assert PRESETS["swabian-traditional"].fingerprint == "0a10a89551ac93d0"
@@ -207,10 +207,10 @@ def test_37_17_special_games_count_in_the_total_and_the_flag_stays_for_the_finge
     [("swabian-traditional", 1500), ("partnership-250", 1500), ("dabb-app", 1000)],
 )
 def test_37_18_a_tournament_has_no_target_score(preset, target):
-    assert f"Ein Spielziel von {target} Punkten gibt es nicht." in text_of(handout_pdf(preset))
-    assert f"There is no target of {target} points." in text_of(handout_pdf(preset, "en"))
+    assert f"Ein Spielziel von {target} Punkten gibt es nicht." in prose_of(handout_pdf(preset))
+    assert f"There is no target of {target} points." in prose_of(handout_pdf(preset, "en"))
 
 
 def test_37_18_no_target_sentence_where_the_seed_sets_none():
     assert PRESETS["club-tournament"].target_score is None
-    assert "Spielziel" not in text_of(handout_pdf("club-tournament"))
+    assert "Spielziel" not in prose_of(handout_pdf("club-tournament"))

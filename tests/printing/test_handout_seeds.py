@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-from datetime import date
 from io import BytesIO
 from pathlib import Path
 
@@ -29,12 +26,10 @@ from pypdf import PdfReader
 
 from printing import handout, pdfs
 from rules import PRESETS
-from tournament.models import Tournament
+from tests.factories.handouts import handout_pdf, tournament_for
+from tests.factories.pdf import needs_pdftotext, prose_of
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("pdftotext") is None and not os.environ.get("CI"),
-    reason="needs poppler-utils (pdftotext)",
-)
+pytestmark = needs_pdftotext
 
 SEED_FILES = {
     "partnership-250": "000_0d9f0613624b73cb.txt",
@@ -235,33 +230,6 @@ ROWS = [
 ]
 
 
-def tournament_for(ruleset) -> Tournament:
-    """An unsaved tournament scored by ``ruleset`` (enough to print its handout)."""
-    return Tournament(
-        name="Regeltest",
-        date=date(2026, 11, 21),
-        ruleset_json=ruleset.to_dict(),
-        ruleset_fingerprint=ruleset.fingerprint,
-        four_table_mode="kreuz",
-    )
-
-
-def text_of(pdf: bytes) -> str:
-    """The handout's prose in reading order, whitespace squashed, hyphenated words joined."""
-    out = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
-    text = re.sub(r"-\n(?=[A-ZÄÖÜ0-9])", "-", out.stdout.decode())
-    return re.sub(r"\s+", " ", text).replace("\u2010 ", "")
-
-
-_pdf_cache: dict[tuple[str, str], bytes] = {}
-
-
-def handout_pdf(preset: str, lang: str = "de") -> bytes:
-    if (preset, lang) not in _pdf_cache:
-        _pdf_cache[preset, lang] = pdfs.rules_pdf(tournament_for(PRESETS[preset]), lang)
-    return _pdf_cache[preset, lang]
-
-
 def statements(ruleset, lang: str = "de") -> list[handout.Statement]:
     with translation.override(lang):
         return list(handout.build(ruleset, lang, "kreuz").statements())
@@ -277,7 +245,7 @@ def test_each_statement_is_printed_and_rests_on_its_seed_line(preset, key, words
     assert key in found, f"{preset} handout has no statement {key!r}"
     statement = found[key]
     assert words in statement.text
-    assert unhyphenated(printed(statement)) in unhyphenated(text_of(handout_pdf(preset)))
+    assert unhyphenated(printed(statement)) in unhyphenated(prose_of(handout_pdf(preset)))
     if line is HOUSE:
         assert statement.house_rule, f"{key}: a tournament choice must be marked Turnierregel"
         return
@@ -334,10 +302,10 @@ SWITCHED = [
 
 @pytest.mark.parametrize(("preset", "overrides", "sentence"), SWITCHED)
 def test_a_rule_the_parameters_do_not_have_is_not_printed(db, preset, overrides, sentence):
-    before = text_of(handout_pdf(preset))
+    before = prose_of(handout_pdf(preset))
     assert sentence in before
     changed = PRESETS[preset].with_overrides(overrides)
-    after = text_of(pdfs.rules_pdf(tournament_for(changed)))
+    after = prose_of(pdfs.rules_pdf(tournament_for(changed)))
     assert sentence not in after
 
 
@@ -357,9 +325,9 @@ def test_a_tournament_choice_loses_its_mark_when_the_seed_backs_it():
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_club_words_and_no_dabb_words_without_a_dabb(lang):
-    club = text_of(handout_pdf("club-tournament", lang))
+    club = prose_of(handout_pdf("club-tournament", lang))
     assert ("Abschreiben" in club) and ("Tapp" in club) and ("Abgehen" not in club)
-    pinochle = text_of(handout_pdf("partnership-250", lang))
+    pinochle = prose_of(handout_pdf("partnership-250", lang))
     for word in ("Dabb", "Drücken", "drückt", "Ober", "Unter", "Siebener", "Seven"):
         assert word not in pinochle, word
     assert ("Dame" in pinochle or "Queen" in pinochle) and (
@@ -368,20 +336,20 @@ def test_club_words_and_no_dabb_words_without_a_dabb(lang):
 
 
 def test_english_gives_the_german_name_of_special_games_and_one_minus_sign():
-    text = text_of(handout_pdf("swabian-traditional", "en"))
+    text = prose_of(handout_pdf("swabian-traditional", "en"))
     assert "laid open (Durch aufgelegt) +1500" in text
     assert "laid open without the Dabb, which stays closed (Durch ohne Dabb) +2000" in text
     assert "Conceding (Abgehen):" in text
     for preset in PRESETS:
         for lang in ("de", "en"):
-            body = text_of(handout_pdf(preset, lang))
+            body = prose_of(handout_pdf(preset, lang))
             # the sheets and lists print "\u2212520" (U+2212): so does the handout, never
             # a hyphen before a figure (issue 26: one sign; issue 37.20: the real one)
             assert not re.search(r"(?<![\w.])-\d", body), f"{preset}/{lang}: hyphen minus"
 
 
 def test_german_grammar_of_losses():
-    text = text_of(handout_pdf("club-tournament"))
+    text = prose_of(handout_pdf("club-tournament"))
     assert "Ihm werden" not in text and "werden ihm" not in text
     assert "Seine Partei verliert den Reizwert; er schreibt keine Meldung" in text
 
@@ -432,7 +400,7 @@ def test_one_page_also_when_the_dealer_sits_out_at_four(preset, lang):
     tournament.four_table_mode = "sit-out"
     pdf = pdfs.rules_pdf(tournament, lang)
     assert len(PdfReader(BytesIO(pdf)).pages) == 1
-    assert "Geber aus" in text_of(pdf) or "dealer sits out" in text_of(pdf)
+    assert "Geber aus" in prose_of(pdf) or "dealer sits out" in prose_of(pdf)
 
 
 # ------------------------------------------------------------ sheet and engine agree

@@ -3,10 +3,7 @@ who may download it, and that nothing is fetched from the network."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from datetime import date
 
 import pytest
@@ -16,38 +13,12 @@ from django.urls import reverse
 from printing import pdfs
 from printing.render import LocalOnlyFetcher
 from scoring import services as scoring_services
-from tests.conftest import make_tournament
+from tests.factories.pdf import needs_pdftotext, pages, squash, text_of
+from tests.factories.tournaments import make_tournament
 from tournament.models import Player
 from tournament.services import register
 
-pytestmark = [
-    pytest.mark.django_db,
-    # CI installs poppler-utils and must never skip these
-    pytest.mark.skipif(
-        shutil.which("pdftotext") is None and not os.environ.get("CI"),
-        reason="needs poppler-utils (pdftotext)",
-    ),
-]
-
-
-def text_of(pdf: bytes, layout: bool = True) -> str:
-    """The PDF's text: in ``layout`` mode lines keep their columns (tables); otherwise in
-    reading order (two-column prose such as the handout)."""
-    assert pdf.startswith(b"%PDF-")
-    args = ["pdftotext", *(["-layout"] if layout else []), "-", "-"]
-    return subprocess.run(args, input=pdf, capture_output=True, check=True).stdout.decode()
-
-
-def pages(text: str) -> list[str]:
-    """pdftotext ends every page with a form feed."""
-    return text.split("\f")[:-1]
-
-
-def squash(text: str) -> str:
-    """Whitespace made single spaces; a word broken at a line end is joined again, both
-    when hyphenated (U+2010) and when broken at its own hyphen ("Trumpf-" / "Familie")."""
-    text = re.sub(r"-\n(?=[A-ZÄÖÜ0-9])", "-", text)
-    return re.sub(r"\s+", " ", text).replace("\u2010 ", "")
+pytestmark = [pytest.mark.django_db, needs_pdftotext]
 
 
 def hand(number, dealer, declarer=0, bid=300, **kw):

@@ -22,10 +22,16 @@ from pypdf import PdfReader
 from printing import pdfs, sheets, stamping
 from printing.render import render_pdf
 from scoring import services as scoring_services
-from tests.conftest import close_round_anyway, make_tournament
-from tests.printing.test_pdfs import pytestmark  # noqa: F401
-from tests.printing.test_sheets_legible import layout, mixed_tournament, play
-from tests.web.test_partnership import running_table_of_eight
+from tests.factories.hands import play_hand
+from tests.factories.pdf import layout, needs_pdftotext
+from tests.factories.tournaments import (
+    close_round_anyway,
+    make_tournament,
+    mixed_tournament,
+    running_table_of_eight,
+)
+
+pytestmark = [pytest.mark.django_db, needs_pdftotext]
 
 #: share of a page's pixels that may differ at 100 dpi: the same glyphs rasterised from
 #: another font subset at positions a fraction of a point apart; the sheets compared here
@@ -154,7 +160,7 @@ def first_table_played(clerk, games: int, played: int):
     round_ = tournament.round_set.get(number=1)
     table = round_.tables.order_by("number").first()
     for number in range(1, played + 1):
-        play(table, number, 3, clerk)
+        play_hand(table, number, 3, clerk)
     return tournament, round_, table
 
 
@@ -174,9 +180,9 @@ def test_three_player_tables_closed_with_a_correction(db, clerk, language):
     round_ = tournament.round_set.get(number=1)
     tables = list(round_.tables.order_by("number"))
     for number in range(1, 13):
-        play(tables[0], number, 3, clerk, declarer_wins=number % 4 != 0)
+        play_hand(tables[0], number, 3, clerk, declarer_wins=number % 4 != 0)
     for number in range(1, 5):
-        play(tables[1], number, 3, clerk)
+        play_hand(tables[1], number, 3, clerk)
     assert correct(tables[0], 2, clerk, "Meldung verschrieben").version == 2
     close_round_anyway(tournament)
     round_.refresh_from_db()
@@ -187,7 +193,7 @@ def test_three_player_tables_closed_with_a_correction(db, clerk, language):
 def test_four_player_table_with_a_long_name_and_sitting_out(db, clerk, language):
     _tournament, round_, four = mixed_tournament()
     for number in range(1, 6):
-        play(four, number, 4, clerk)
+        play_hand(four, number, 4, clerk)
     assert_blank_and_filled_like_reference(round_, language)
 
 

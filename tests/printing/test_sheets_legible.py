@@ -4,10 +4,7 @@ the page (pdftotext -bbox, in points)."""
 
 from __future__ import annotations
 
-import html
 import re
-import subprocess
-from dataclasses import dataclass
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -18,63 +15,21 @@ from django.utils import translation
 from printing import documents, pdfs
 from scoring import services as scoring_services
 from scoring.services import close_round
-from tests.conftest import make_tournament
-from tests.printing.test_pdfs import pages, pytestmark, squash, text_of  # noqa: F401
+from tests.factories.hands import play_hand
+from tests.factories.pdf import Page, layout, needs_pdftotext, pages, squash, text_of
+from tests.factories.tournaments import (
+    LONG_CLUB,
+    LONG_FIRST,
+    LONG_LAST,
+    make_tournament,
+    mixed_tournament,
+)
 from tournament import services as tournament_services
 from tournament.models import Player
 
+pytestmark = [pytest.mark.django_db, needs_pdftotext]
+
 MM = 72 / 25.4  # points per millimetre
-LONG_FIRST, LONG_LAST = "Maximilian-Alexander", "Württemberger-Hohenlohe"
-LONG_CLUB = "Binokelfreunde Ober- und Unterensingen-Wernau e.V. 1923"
-LONG_VENUE = (
-    "Gasthaus zum Goldenen Ochsen, Festsaal im Obergeschoss, Hauptstraße 123, "
-    "73207 Plochingen am Neckar"
-)
-
-
-@dataclass
-class Word:
-    text: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-    @property
-    def centre(self) -> float:
-        return (self.x0 + self.x1) / 2
-
-
-@dataclass
-class Page:
-    width: float
-    height: float
-    words: list[Word]
-
-    def find(self, text: str) -> list[Word]:
-        return [w for w in self.words if w.text == text]
-
-    def line_of(self, word: Word) -> list[Word]:
-        """The words on the same baseline as ``word``, left to right."""
-        return sorted((w for w in self.words if abs(w.y1 - word.y1) < 1.5), key=lambda w: w.x0)
-
-
-def layout(pdf: bytes) -> list[Page]:
-    """Every page's size and words with their boxes (pdftotext -bbox)."""
-    out = subprocess.run(
-        ["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True, check=True
-    ).stdout.decode()
-    result = []
-    for match in re.finditer(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', out, re.S):
-        words = [
-            Word(html.unescape(t), float(a), float(b), float(c), float(d))
-            for a, b, c, d, t in re.findall(
-                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>',
-                match.group(3),
-            )
-        ]
-        result.append(Page(float(match.group(1)), float(match.group(2)), words))
-    return result
 
 
 def assert_inside_page(page: Page) -> None:
@@ -82,43 +37,6 @@ def assert_inside_page(page: Page) -> None:
     for w in page.words:
         assert w.x0 >= 4 * MM and w.x1 <= page.width - 4 * MM, w
         assert w.y0 >= 4 * MM and w.y1 <= page.height - 4 * MM, w
-
-
-def mixed_tournament(**kwargs):
-    """Seven players: one table of 4 and one of 3 in round 1; the player at the 4-table's
-    third seat has a very long name and club, the venue is long."""
-    tournament = make_tournament(players=7, **kwargs)
-    tournament.venue = LONG_VENUE
-    tournament.save()
-    round_ = tournament.round_set.get(number=1)
-    four = next(t for t in round_.tables.all() if t.seats.count() == 4)
-    seat = four.seats.get(position=2)
-    registration = seat.registration
-    player = registration.player
-    player.first_name, player.last_name, player.club = LONG_FIRST, LONG_LAST, LONG_CLUB
-    player.save()
-    registration.consent_public = True
-    registration.save()
-    return tournament, round_, four
-
-
-def play(table, number, size, clerk, declarer_wins=True, bid=300):
-    """Save game ``number`` at ``table``: the declarer (first seat after the dealer that
-    plays) takes 175 of the 250 trick points; with ``declarer_wins=False`` the bid is more
-    than the declarer can make."""
-    tournament = table.round.tournament
-    dealer = scoring_services.dealer_for(table, size, number)
-    playing = scoring_services.active_positions(tournament, size, dealer)
-    entry = scoring_services.HandInput(
-        number=number, dealer=dealer, declarer=playing[0],
-        bid=bid if declarer_wins else 600, outcome="played", trump="H",
-        melds=dict(zip(playing, (140, 20, 60), strict=True)),
-        tricks=dict(zip(playing, (175, 30, 45), strict=True)),
-    )  # fmt: skip
-    hand, evaluation = scoring_services.save_hand(table, entry, clerk)
-    assert hand is not None, evaluation.errors
-    assert hand.declarer_won is declarer_wins
-    return hand
 
 
 # --------------------------------------------------------------------------- score sheets
@@ -211,8 +129,8 @@ def test_long_names_and_venue_wrap_instead_of_being_cut(db, clerk):
 
 def test_filled_sheet_outcome_marks_seats_and_direction(db, clerk, director):
     tournament, round_, four = mixed_tournament()
-    won = play(four, 1, 4, clerk, declarer_wins=True)
-    play(four, 2, 4, clerk, declarer_wins=False)
+    won = play_hand(four, 1, 4, clerk, declarer_wins=True)
+    play_hand(four, 2, 4, clerk, declarer_wins=False)
     # a correction gets the mark K in the marks column
     dealer = scoring_services.dealer_for(four, 4, 1)
     playing = scoring_services.active_positions(tournament, 4, dealer)
@@ -250,8 +168,8 @@ def test_the_sheet_of_a_running_round_keeps_every_game_row_and_says_provisional(
     """Issue 26: a running round's sheet showed 6 of 12 rows and final-looking totals under
     "amtliches Protokoll"."""
     tournament, round_, four = mixed_tournament()
-    play(four, 1, 4, clerk, declarer_wins=True)
-    play(four, 2, 4, clerk, declarer_wins=False)
+    play_hand(four, 1, 4, clerk, declarer_wins=True)
+    play_hand(four, 2, 4, clerk, declarer_wins=False)
     sheets = documents.score_sheets(round_, filled=True)
     sheet = next(s for s in sheets if s.table.pk == four.pk)
     rows = [row for page in sheet.pages for row in page]
@@ -267,7 +185,7 @@ def test_the_sheet_of_a_running_round_keeps_every_game_row_and_says_provisional(
 
 def test_filled_sheet_in_english(db, clerk):
     tournament, round_, four = mixed_tournament()
-    play(four, 1, 4, clerk, declarer_wins=False)
+    play_hand(four, 1, 4, clerk, declarer_wins=False)
     with translation.override("en"):
         text = text_of(pdfs.score_sheets_pdf(round_, filled=True))
     page = squash(pages(text)[four.number - 1])
@@ -282,7 +200,7 @@ def test_every_printed_document_uses_one_minus_sign(db, clerk):
     tournament, round_, four = mixed_tournament(
         preset="swabian-traditional"  # it has a Durch and a Bettel that can be lost
     )
-    play(four, 1, 4, clerk, declarer_wins=False)  # bid 600, lost: -1200 for the declarer
+    play_hand(four, 1, 4, clerk, declarer_wins=False)  # bid 600, lost: -1200 for the declarer
     sheet = text_of(pdfs.score_sheets_pdf(round_, filled=True))
     results = text_of(pdfs.results_pdf(tournament))
     handout = squash(text_of(pdfs.rules_pdf(tournament), layout=False))
@@ -500,7 +418,7 @@ def test_names_and_trump_in_game_rows_stay_at_eight_point(db, clerk, monkeypatch
         player = seat.registration.player
         player.first_name = "Anna-Katharina Magdalena Friederike"
         player.save()
-    hand = play(four, 1, 4, clerk)
+    hand = play_hand(four, 1, 4, clerk)
     hand.trump = "D"
     hand.save(update_fields=["trump"])
     drawn: list[tuple[str, float, float]] = []

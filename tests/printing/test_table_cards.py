@@ -12,8 +12,8 @@ from scoring import links
 from scoring.models import TableLink
 from scoring.qr import qr_data_uri
 from table_entry import services as table_entry_services
-from tests.conftest import close_round_anyway, make_tournament
-from tests.printing.test_pdfs import pages, squash, text_of
+from tests.factories.pdf import pages, squash, text_of
+from tests.factories.tournaments import close_round_anyway, make_tournament
 from tournament import services as tournament_services
 
 pytestmark = pytest.mark.django_db

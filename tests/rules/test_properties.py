@@ -9,7 +9,8 @@
    the scoring invariants, and reject junk only with :class:`rules.InvalidInput`.
 
 The oracles below are written from the rules as stated (docstrings, ``shared/GLOSSARY.md``),
-not from the engine's algorithms.
+not from the engine's algorithms; so are the card values, the sides and the records valid
+by construction in ``tests/factories/records.py`` (shared with ``test_totals.py``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from hypothesis import strategies as st
 
 import rules
 from rules.cards import SUITS, make_deck
-from rules.meldrange import meld_range
 from rules.play import legal_cards
 from rules.ruleset import MeldSpec, Ruleset
 from rules.simulate import deal_cards, play_out, simulate_hand
+from tests.factories.records import card_value, sides, valid_records
 
 PRESET_IDS = list(rules.PRESETS)
 assert len(PRESET_IDS) == 4
@@ -54,19 +55,6 @@ def _scheme_ruleset(preset_id: str, scheme: str) -> Ruleset:
     if points is None:
         return base
     return base.with_overrides({"card_points": points}, id=f"{preset_id}+{scheme}")
-
-
-def _card_value(ruleset: Ruleset, card: str) -> int:
-    """Card points of one card, read straight from the ruleset's scheme."""
-    cp = ruleset.card_points
-    return {
-        "A": cp.ace,
-        "T": cp.ten,
-        "K": cp.king,
-        "Q": cp.ober,
-        "J": cp.unter,
-        "9": cp.low,
-    }[card[0]]
 
 
 def oracle_winner(trick: Sequence[str], trump: str | None) -> int:
@@ -143,7 +131,7 @@ def test_trick_points_of_a_played_deal_add_up(
 ) -> None:
     ruleset = _scheme_ruleset(preset_id, scheme)
     assert ruleset.trick_points_total == 250
-    pack_points = sum(_card_value(ruleset, c) for c in make_deck(ruleset.deck_size))
+    pack_points = sum(card_value(ruleset, c) for c in make_deck(ruleset.deck_size))
     assert ruleset.trick_points_total == pack_points + ruleset.last_trick_bonus
     for seats in ruleset.seat_counts:
         deal_spec = ruleset.deal_for(seats)
@@ -184,10 +172,10 @@ def test_trick_points_of_a_played_deal_add_up(
             assert trick_leader == expected_leader
             assert len(trick) == seats
             expected_leader = (trick_leader + oracle_winner(trick, trump)) % seats
-            points[expected_leader] += sum(_card_value(ruleset, c) for c in trick)
+            points[expected_leader] += sum(card_value(ruleset, c) for c in trick)
             taken[expected_leader] += 1
         points[expected_leader] += ruleset.last_trick_bonus
-        points[declarer] += sum(_card_value(ruleset, c) for c in dealt.dabb)
+        points[declarer] += sum(card_value(ruleset, c) for c in dealt.dabb)
         assert tuple(points) == played.points
         assert tuple(taken) == played.taken
         # each card came from the hand of the seat whose turn it was (seats play in the
@@ -395,12 +383,6 @@ def test_legal_cards_and_check_play_agree(preset_id: str, data: st.DataObject) -
 # ---------------------------------------------------------------------- 4. hand scoring
 
 
-def _sides(ruleset: Ruleset, seats: int) -> list[tuple[int, ...]]:
-    if seats == 4 and ruleset.partnerships:
-        return [(0, 2), (1, 3)]
-    return [(s,) for s in range(seats)]
-
-
 def _check_score(ruleset: Ruleset, record: rules.HandRecord, score: rules.HandScore) -> None:
     seats = record.seats
     assert len(score.scores) == seats
@@ -408,7 +390,7 @@ def _check_score(ruleset: Ruleset, record: rules.HandRecord, score: rules.HandSc
     if seats == 4 and ruleset.partnerships:
         assert score.scores[0] == score.scores[2]
         assert score.scores[1] == score.scores[3]
-    declarer_side = next(side for side in _sides(ruleset, seats) if record.declarer in side)
+    declarer_side = next(side for side in sides(ruleset, seats) if record.declarer in side)
     declarer_score = score.scores[record.declarer]
     if record.outcome in ("durch", "durch-aufgelegt", "durch-ohne-dabb", "bettel"):
         special = ruleset.special(record.outcome)
@@ -453,63 +435,6 @@ def test_simulated_hands_score_without_error(
     if record.tricks is not None:
         assert sum(record.tricks) == ruleset.trick_points_total
     _check_score(ruleset, record, score)
-
-
-@st.composite
-def valid_records(draw: st.DrawFn, ruleset: Ruleset) -> dict[str, Any]:
-    """A hand record that is valid by construction: trick points come from an actual split of
-    the pack into the tricks each seat took (plus the declarer's discards)."""
-    seats = draw(st.sampled_from(ruleset.seat_counts))
-    deal = ruleset.deal_for(seats)
-    declarer = draw(st.integers(0, seats - 1))
-    bid = ruleset.min_bid + ruleset.bid_step * draw(st.integers(0, 100))
-    outcome = draw(st.sampled_from(ruleset.outcomes))
-    # meld totals a hand of this size can hold (others are refused: test_meldrange.py)
-    attainable = meld_range(ruleset, deal.cards_per_player).totals
-    melds = draw(st.lists(st.sampled_from(attainable), min_size=seats, max_size=seats))
-    record: dict[str, Any] = {"seats": seats, "declarer": declarer, "outcome": outcome}
-    if outcome == "played":
-        winners = draw(
-            st.lists(
-                st.integers(0, seats - 1),
-                min_size=deal.cards_per_player,
-                max_size=deal.cards_per_player,
-            )
-        )
-        taken = [winners.count(s) for s in range(seats)]
-        pack = draw(st.permutations(make_deck(ruleset.deck_size)))
-        tricks, pos = [], 0
-        for seat in range(seats):
-            n = taken[seat] * seats + (deal.dabb if seat == declarer else 0)
-            tricks.append(sum(_card_value(ruleset, c) for c in pack[pos : pos + n]))
-            pos += n
-        assert pos == ruleset.deck_size
-        tricks[winners[-1]] += ruleset.last_trick_bonus
-        record.update(melds=melds, tricks=tricks)
-        if draw(st.booleans()):
-            record["tricks_taken"] = taken
-        choices: list[dict[str, Any] | None] = [None]
-        if ruleset.revoke is not None:
-            choices += [{"type": "verwerfen", "seat": s} for s in range(seats)]
-        if ruleset.misdiscard is not None:
-            choices.append({"type": "falsch-druecken", "seat": declarer})
-        penalty = draw(st.sampled_from(choices))
-        if penalty is not None:
-            record["penalty"] = penalty
-    elif outcome == "abgehen":
-        record["melds"] = melds
-        assert ruleset.abgehen is not None
-        if ruleset.abgehen.only_when_unreachable:
-            side = next(s for s in _sides(ruleset, seats) if declarer in s)
-            limit = sum(melds[s] for s in side) + ruleset.trick_points_total
-            while bid <= limit:
-                bid += ruleset.bid_step
-    else:
-        if draw(st.booleans()):
-            record["melds"] = [0] * seats
-        record["won"] = draw(st.booleans())
-    record["bid"] = bid
-    return record
 
 
 @pytest.mark.parametrize("preset_id", PRESET_IDS)

@@ -12,6 +12,7 @@ import pytest
 
 from rules import PRESETS, InvalidInput, Ruleset, RulesetError, best_meld, score_request
 from rules.presets import resolve_ruleset
+from tests.factories.records import FOUR_DEAL, errors_of
 
 CLUB = PRESETS["club-tournament"]
 
@@ -413,17 +414,6 @@ def test_a_house_rule_covers_its_own_path_and_every_path_below_it():
 # ------------------------------------ size limits (rules.ruleset_checks.check_limits)
 
 
-def errors_of(**changes):
-    """The errors of the club preset with ``changes`` (top-level keys of its dict)."""
-    data = {**CLUB.to_dict(), **changes}
-    del data["fingerprint"]
-    try:
-        Ruleset.from_dict(data)
-    except RulesetError as exc:
-        return [(e.field, e.code, e.message, e.params) for e in exc.errors]
-    return []
-
-
 def test_texts_may_reach_their_limit_and_not_one_character_more():
     assert errors_of(name_de="N" * 200) == []
     assert errors_of(name_de="N" * 201) == [
@@ -469,7 +459,6 @@ def test_the_parts_of_a_list_are_checked_with_their_path():
 _BASE = CLUB.to_dict()
 _PAIR = _BASE["melds"][0]
 _FIXED = next(m for m in _BASE["melds"] if m["suit"] == "fixed")
-_FOUR = {"seats": 4, "cards_per_player": 9, "dabb": 4}
 _EXTRA = len(_BASE["melds"])  # the index of a meld added at the end
 
 
@@ -486,15 +475,15 @@ _EXTRA = len(_BASE["melds"])  # the index of a meld added at the end
             ],
         ),
         (
-            {"deals": [{"seats": 5, "cards_per_player": 8, "dabb": 0}, _FOUR]},
+            {"deals": [{"seats": 5, "cards_per_player": 8, "dabb": 0}, FOUR_DEAL]},
             [("deals[0].seats", "table_size", "tables have 2, 3 or 4 players", {})],
         ),
         (
-            {"deals": [{"seats": 3, "cards_per_player": 12, "dabb": 4}] * 2 + [_FOUR]},
+            {"deals": [{"seats": 3, "cards_per_player": 12, "dabb": 4}] * 2 + [FOUR_DEAL]},
             [("deals[1].seats", "twice", "3 seats listed twice", {"value": 3})],
         ),
         (
-            {"deals": [{"seats": 3, "cards_per_player": 0, "dabb": 4}, _FOUR]},
+            {"deals": [{"seats": 3, "cards_per_player": 0, "dabb": 4}, FOUR_DEAL]},
             [
                 (
                     "deals[0]",
@@ -505,7 +494,7 @@ _EXTRA = len(_BASE["melds"])  # the index of a meld added at the end
             ],
         ),
         (
-            {"deals": [{"seats": 3, "cards_per_player": 12, "dabb": 5}, _FOUR]},
+            {"deals": [{"seats": 3, "cards_per_player": 12, "dabb": 5}, FOUR_DEAL]},
             [
                 (
                     "deals[0]",

@@ -12,10 +12,9 @@ import pytest
 from rules import PRESETS
 from rules.errors import RulesetError
 from rules.ruleset import PlayRules
-from tests.rules.test_ruleset import errors_of
+from tests.factories.records import FOUR_DEAL, errors_of
 
 CLUB = PRESETS["club-tournament"]
-FOUR = {"seats": 4, "cards_per_player": 9, "dabb": 4}
 
 
 @pytest.mark.parametrize(
@@ -46,7 +45,7 @@ def test_a_raise_below_one_step_is_refused():
 
 def test_one_card_per_player_is_a_count_the_pack_does_not_add_up_to():
     """One card each is a positive count: the deal is refused for its sum, not its counts."""
-    assert errors_of(deals=[{"seats": 3, "cards_per_player": 1, "dabb": 4}, FOUR]) == [
+    assert errors_of(deals=[{"seats": 3, "cards_per_player": 1, "dabb": 4}, FOUR_DEAL]) == [
         (
             "deals[0]",
             "deal_sum",

@@ -16,7 +16,7 @@ from rules.totals import (
     side_max_meld,
     validate_round_total,
 )
-from tests.rules.test_properties import valid_records
+from tests.factories.records import valid_records
 
 PRESET_IDS = list(rules.PRESETS)
 

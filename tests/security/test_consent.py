@@ -13,7 +13,7 @@ import openpyxl
 import pytest
 from django.urls import reverse
 
-from tests.printing.test_pdfs import text_of
+from tests.factories.pdf import text_of
 from tournament import services
 from tournament.models import Registration
 

@@ -18,7 +18,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tests.security.events import running_event
+from tests.factories.tournaments import running_event
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -31,9 +31,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from prizes.models import Prize
-from tests.conftest import make_tournament
-from tests.security.import_data import exported, row_counts, small_tournament
-from tests.web.test_partnership import partnership_tournament
+from tests.factories.backups import exported, model_row_counts
+from tests.factories.tournaments import make_tournament, partnership_tournament
 from tournament import services as tournament_services
 from tournament.forms import IdField, IdMultipleChoiceField
 from tournament.models import Category, Player, Registration, Series, Tournament
@@ -270,7 +269,7 @@ def test_unpairing_refuses_what_is_no_pair(director_client, value):
 @pytest.mark.parametrize("value", OVERFLOWING + ["-1", "0"])
 def test_registration_refuses_a_chosen_player_that_is_no_id(director_client, evening, value):
     url = reverse("tournament:registrations", args=[evening.pk])
-    before = row_counts()
+    before = model_row_counts()
     response = director_client.post(
         url,
         {
@@ -286,7 +285,7 @@ def test_registration_refuses_a_chosen_player_that_is_no_id(director_client, eve
     assert f'id="err-player_id">„Spieler-Nr.“: {shown(value)} ist keine gültige Nummer.' in page(
         response
     )
-    assert row_counts() == before
+    assert model_row_counts() == before
 
 
 # --------------------------------------------------------------------------- A: prizes
@@ -372,20 +371,15 @@ def test_messages_are_translated(director_client, evening):
 # --------------------------------------------------------------------------- B: import
 
 
-@pytest.fixture
-def small(clerk, director):
-    return small_tournament(clerk, director)
-
-
 def refused_text(tmp_path, text: str) -> str:
     """The message of ``import_tournament`` refusing a file holding ``text``; asserts that
     nothing was written."""
     path = tmp_path / "turnier.json"
     path.write_text(text, encoding="utf-8")
-    before = row_counts()
+    before = model_row_counts()
     with pytest.raises(CommandError) as exc:
         call_command("import_tournament", str(path), stdout=StringIO())
-    assert row_counts() == before
+    assert model_row_counts() == before
     return str(exc.value)
 
 

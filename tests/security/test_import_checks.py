@@ -15,21 +15,10 @@ from django.test import Client
 from archive import transfer
 from scoring import services
 from scoring.models import Hand, RoundTotal
-from tests.conftest import make_tournament
-from tests.security.import_data import (
-    exported,
-    objects_of,
-    page_statuses,
-    row_counts,
-    small_tournament,
-)
-from tests.web.test_backup import acting_as
+from tests.factories.backups import exported, model_row_counts, objects_of, page_statuses
+from tests.factories.hands import acting_as
+from tests.factories.tournaments import make_tournament
 from tournament.models import Tournament
-
-
-@pytest.fixture
-def small(clerk, director):
-    return small_tournament(clerk, director)
 
 
 def import_file(tmp_path, data, *options) -> str:
@@ -43,10 +32,10 @@ def import_file(tmp_path, data, *options) -> str:
 
 def refused(tmp_path, data, *options) -> str:
     """The message of the refused import of ``data``; asserts nothing was written."""
-    before = row_counts()
+    before = model_row_counts()
     with pytest.raises(CommandError) as exc:
         import_file(tmp_path, data, *options)
-    assert row_counts() == before
+    assert model_row_counts() == before
     return str(exc.value)
 
 

@@ -18,7 +18,7 @@ from django.core.management.base import CommandError
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tests.security.import_data import exported, page_statuses, row_counts, small_tournament
+from tests.factories.backups import exported, model_row_counts, page_statuses, small_tournament
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -161,14 +161,14 @@ def test_a_mutated_export_is_imported_with_working_pages_or_refused_untouched(
     @given(mutations(valid_export))
     def check(data):
         path.write_text(json.dumps(data), encoding="utf-8")
-        before = row_counts()
+        before = model_row_counts()
         known = set(Tournament.objects.values_list("pk", flat=True))
         try:
             call_command("import_tournament", str(path), "--rescore", stdout=StringIO())
         except CommandError as exc:
             event("refused")
             assert str(exc).strip(), "a refusal says why"
-            assert row_counts() == before
+            assert model_row_counts() == before
             return
         event("imported")
         imported = Tournament.objects.exclude(pk__in=known).get()

@@ -12,10 +12,7 @@ put there (pypdf) and for the text (pdftotext, Debian poppler-utils).
 from __future__ import annotations
 
 import base64
-import os
 import re
-import shutil
-import subprocess
 from datetime import date
 from io import BytesIO
 
@@ -26,44 +23,13 @@ from pypdf import PdfReader
 from pypdf.generic import IndirectObject
 
 from printing.render import STATIC_DIR, LocalOnlyFetcher, render_pdf
-from tests.security.events import running_event
+from tests.factories.pdf import HOSTILE_NAMES, PIXEL, needs_pdftotext, text_of
+from tests.factories.tournaments import running_event
 from tournament import services
 from tournament.models import Player, Tournament
 
-pytestmark = [
-    # CI installs poppler-utils and must never skip these
-    pytest.mark.skipif(
-        shutil.which("pdftotext") is None and not os.environ.get("CI"),
-        reason="needs poppler-utils (pdftotext)",
-    ),
-]
+pytestmark = [needs_pdftotext]
 
-# a 1x1 PNG: an image that needs no file at all
-PIXEL = (
-    "data:image/png;base64,"
-    + base64.b64encode(
-        bytes.fromhex(
-            "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-            "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
-        )
-    ).decode()
-)
-
-# ``{bait}`` is the file: URL of a PNG outside static/ (see the ``bait`` fixture)
-HOSTILE = {
-    "carriage-return": "Herbst\r}} @page { background: url({bait}) }",
-    "form-feed": "Herbst\f}} @page { background: url({bait}) }",
-    "newline": "Herbst\n}} @page { background: url({bait}) }",
-    "backslash": 'Herbst\\" } @page { background: url({bait}) } \\',
-    "quotes": "Herbst \"doppelt\" 'einfach' „deutsch“",
-    "end-of-style": 'Herbst</style><img src="{bait}"><style>',
-    "url": "url({bait}) url('{bait}')",
-    "import": '@import url("{bait}"); @import "file:///etc/passwd";',
-    "data-url": "W\f} @page { background: url(" + PIXEL + ") }",
-    "rtl-override": "Herbst \u202eREIVON",
-    "controls": "Herbst\x01\x0b\x1b[31mrot\x07\x7f Turnier",
-    "script": 'Herbst<script>alert("x")</script><img src="{bait}">',
-}
 # U+202E shows what follows right to left (and only up to the end of the name)
 SEEN = {"rtl-override": "Herbst NOVIER"}
 
@@ -82,13 +48,6 @@ def letters(text: str) -> str:
     """``text`` without white space: a long name wraps in the running head, at spaces or
     after ``/`` or ``-``, so its characters are compared in order, not its line breaks."""
     return re.sub(r"\s+", "", text)
-
-
-def text_of(pdf: bytes) -> str:
-    """The PDF's text in reading order, white space folded."""
-    assert pdf.startswith(b"%PDF-")
-    out = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
-    return squash(out.stdout.decode())
 
 
 def page_texts(pdf: bytes) -> list[str]:
@@ -183,11 +142,11 @@ def baseline_images(django_db_setup, django_db_blocker) -> dict[str, int]:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("case", HOSTILE)
+@pytest.mark.parametrize("case", HOSTILE_NAMES)
 def test_hostile_names_print_as_typed_and_fetch_nothing(
     client, director, bait, baseline_images, case
 ):
-    hostile = HOSTILE[case].replace("{bait}", bait)
+    hostile = HOSTILE_NAMES[case].replace("{bait}", bait)
     assert len(hostile) <= 197
     tournament = make_event(hostile, f"in {hostile}", hostile, director)  # players: [:100]
     client.force_login(director)
@@ -229,7 +188,7 @@ def test_a_10000_character_name_renders_without_images():
     tournament = Tournament(name=long_name, venue="\u202e" + long_name, date=date(2026, 11, 21))
     pdf = render_pdf("printing/base.html", {"tournament": tournament, "printed_at": timezone.now()})
     assert images_in(pdf) == 0
-    assert "BinokelBinokelBinokel" in letters(text_of(pdf))
+    assert "BinokelBinokelBinokel" in letters(text_of(pdf, layout=False))
 
 
 def post_tournament(client, **fields):

@@ -29,8 +29,8 @@ from printing import views as print_views
 from scoring.cache import invalidate_setup, invalidate_standings
 from series.selectors import series_standings
 from series.services import save_series
-from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_views import form_data, table_url
+from tests.factories.tournaments import close_round_anyway, make_tournament
+from tests.factories.web import form_data, table_url
 from tournament import services as tournament_services
 from tournament.models import Player, Round, Seat, Series
 

@@ -15,12 +15,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from archive import backup
-from tests.web.test_backup import (  # noqa: F401
-    file_copy_of_test_database,
-    played,
-    row_counts,
-    small_database,
-)
+from tests.factories.backups import file_copy_of_test_database, file_row_counts, small_database
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "sqlite", reason="restores SQLite files"),
@@ -52,7 +47,7 @@ def _add_user(conn_path: Path, username: str, superuser: bool = True) -> None:
 
 
 @pytest.fixture
-def live(played, tmp_path):  # noqa: F811
+def live(played, tmp_path):
     return file_copy_of_test_database(tmp_path / "live.sqlite3")
 
 
@@ -93,14 +88,14 @@ def test_a_backup_with_objects_the_program_does_not_create_is_refused(
     live, tmp_path, statement, named
 ):
     hostile = _tampered(live, tmp_path / "hostile.sqlite3", statement)
-    before = row_counts(live)
+    before = file_row_counts(live)
     with pytest.raises(backup.BackupError, match=re.escape(named)):
         backup.restore_database(hostile, live)
-    assert row_counts(live) == before
+    assert file_row_counts(live) == before
     out = StringIO()
     with pytest.raises(CommandError, match=re.escape(named)):
         backup_cmd(hostile, live, out)
-    assert row_counts(live) == before
+    assert file_row_counts(live) == before
     assert not list(tmp_path.glob("*vor-wiederherstellung*"))  # refused before anything
 
 
@@ -134,7 +129,7 @@ def test_a_new_laptop_takes_the_backup_and_names_its_director_accounts(live, tmp
     fresh.parent.mkdir()
     result = backup.restore_database(made.path, fresh)
     assert result.privileged == ["director", "leitung"]  # by group, and a superuser
-    assert row_counts(fresh) == row_counts(live)
+    assert file_row_counts(fresh) == file_row_counts(live)
 
 
 @pytest.mark.parametrize(
@@ -207,7 +202,7 @@ def test_a_locked_database_is_never_moved_aside(tmp_path, monkeypatch):
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert row_counts(target)["tournament_tournament"] == 500
+    assert file_row_counts(target)["tournament_tournament"] == 500
     assert not list(tmp_path.glob("*vor-wiederherstellung*"))
 
 

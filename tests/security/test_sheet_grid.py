@@ -14,15 +14,15 @@ from django.template.loader import render_to_string
 from pypdf import PdfReader
 
 from printing import pdfs, sheets
-from tests.conftest import make_tournament
-from tests.security.test_print import HOSTILE
+from tests.factories.pdf import HOSTILE_NAMES
+from tests.factories.tournaments import make_tournament
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("case", ["quotes", "end-of-style", "carriage-return", "url", "script"])
 def test_the_grid_holds_no_name_and_the_sheet_prints_it(case):
-    hostile = HOSTILE[case].replace("{bait}", "file:///etc/passwd")
+    hostile = HOSTILE_NAMES[case].replace("{bait}", "file:///etc/passwd")
     tournament = make_tournament(players=6, consent=lambda i: True)
     registration = tournament.registrations.get(start_number=1)
     registration.player.first_name = hostile[:100]

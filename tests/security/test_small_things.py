@@ -14,8 +14,9 @@ from django.urls import reverse
 
 from rules import PRESETS, RulesetError
 from scoring import services as scoring_services
-from tests.conftest import make_tournament
-from tests.web.test_setup import NEW
+from tests.factories.hands import entry
+from tests.factories.tournaments import make_tournament
+from tests.factories.web import NEW_TOURNAMENT
 from tournament.models import Tournament
 from tournament.roles import CLERK_GROUP
 
@@ -50,7 +51,7 @@ def test_odd_round_numbers_are_a_clear_400(client, tournament, value):
 def test_odd_hand_numbers_in_the_address_are_a_clear_400(client, tournament, director, value):
     client.force_login(director)
     table = first_table(tournament)
-    scoring_services.save_hand(table, hand_entry(), director)
+    scoring_services.save_hand(table, entry(), director)
     args = [tournament.pk, 1, table.number]
     for name in ("scoring:table", "scoring:ruling"):
         response = client.get(reverse(name, args=args), {"spiel": value})
@@ -66,7 +67,7 @@ def test_odd_confirmation_numbers_are_a_message_not_a_500(client, field, value, 
     tournament = make_tournament(players=3, confirmation_required=True)
     director = django_user_model.objects.create_superuser("boss", password="pw-boss-123")
     table = first_table(tournament)
-    scoring_services.save_hand(table, hand_entry(), director)
+    scoring_services.save_hand(table, entry(), director)
     clerk = django_user_model.objects.create_user("second", password="pw-second-123")
     clerk.groups.add(Group.objects.get(name=CLERK_GROUP))
     tournament.clerks.add(clerk)
@@ -90,19 +91,6 @@ def test_odd_hand_numbers_in_the_form_are_a_field_error(client, tournament, dire
     response = client.post(reverse("scoring:table", args=[tournament.pk, 1, table.number]), data)
     assert response.status_code == 422
     assert not table.hands.exists()
-
-
-def hand_entry():
-    return scoring_services.HandInput(
-        number=1,
-        dealer=0,
-        declarer=1,
-        bid=300,
-        outcome="played",
-        trump="H",
-        melds={0: 20, 1: 140, 2: 60},
-        tricks={0: 30, 1: 175, 2: 45},
-    )
 
 
 def hand_form() -> dict:
@@ -176,7 +164,9 @@ def test_nonsensical_overrides_are_refused_at_the_overrides_field(
     with pytest.raises(RulesetError):
         PRESETS["club-tournament"].with_overrides(overrides)
     client.force_login(director)
-    response = client.post(reverse("tournament:create"), dict(NEW, overrides=json.dumps(overrides)))
+    response = client.post(
+        reverse("tournament:create"), dict(NEW_TOURNAMENT, overrides=json.dumps(overrides))
+    )
     assert response.status_code == 422
     errors = response.context["form"].errors
     assert "overrides" in errors and any(words in e for e in errors["overrides"]), errors
@@ -231,7 +221,7 @@ def test_the_apps_own_404_page(client, language, words):
 def test_the_apps_own_403_page(client, clerk, language, words):
     client.cookies["django_language"] = language
     client.force_login(clerk)
-    response = client.post(reverse("tournament:create"), NEW)
+    response = client.post(reverse("tournament:create"), NEW_TOURNAMENT)
     assert response.status_code == 403
     body = response.content.decode()
     assert words in body and '<header class="top">' in body

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from scoring import links, services
 from scoring.models import Hand
-from tests.web.test_table_entry import page, phone, three_table
-from tests.web.test_views import form_data
+from tests.factories.tournaments import three_table
+from tests.factories.web import form_data, link_page, phone
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def _ruled(tournament, director):
     position 2 set by the director's ruling (version 2)."""
     table = three_table(tournament)
     link = links.live_link(table)
-    assert phone().post(page(link), form_data(table)).status_code == 302
+    assert phone().post(link_page(link), form_data(table)).status_code == 302
     ruling, errors = services.record_ruling(
         table,
         hand_number=1,
@@ -42,11 +42,13 @@ def test_a_table_link_cannot_undo_the_director_s_ruling(at_table, director):
     table, link = _ruled(at_table, director)
     before = _stored(table)
     assert before[:3] == (2, "verwerfen", 2)
-    response = phone().post(page(link), form_data(table, version=2))  # penalty emptied
+    response = phone().post(link_page(link), form_data(table, version=2))  # penalty emptied
     assert response.status_code == 422
     assert "hat die Turnierleitung entschieden" in response.content.decode()
     assert _stored(table) == before
-    as_json = phone().post(page(link), form_data(table, version=2), HTTP_ACCEPT="application/json")
+    as_json = phone().post(
+        link_page(link), form_data(table, version=2), HTTP_ACCEPT="application/json"
+    )
     assert as_json.status_code == 422 and "__all__" in as_json.json()["errors"]
     assert _stored(table) == before
 
@@ -69,13 +71,13 @@ def test_stimmt_needs_the_code_from_the_table_card_once_per_phone(at_table, sett
     table = three_table(at_table)
     link = links.live_link(table)
     scorer, opponent = phone(), phone()
-    scorer.post(page(link), form_data(table))
-    scorer.post(page(link), form_data(table, number=2, dealer=1))
+    scorer.post(link_page(link), form_data(table))
+    scorer.post(link_page(link), form_data(table, number=2, dealer=1))
     code = links.confirmation_code(link)
     assert len(code) == 4 and code.isdigit()
     # the phone page never shows the code, to the entering phone or any other
     for client in (scorer, opponent):
-        assert code not in client.get(page(link)).content.decode().replace(link.token, "")
+        assert code not in client.get(link_page(link)).content.decode().replace(link.token, "")
     confirm = reverse("table_entry:confirm", args=[link.token])
     wrong = f"{(int(code) + 1) % 10000:04d}"
     for sent in ({}, {"code": wrong}):
@@ -102,8 +104,8 @@ def test_wrong_codes_are_throttled_per_phone_and_per_table(at_table, settings, d
     settings.TABLE_CONFIRM_CODE_LINK_RATE = "6/h"
     table = three_table(at_table)
     link = links.live_link(table)
-    phone().post(page(link), form_data(table))
-    phone().post(page(link), form_data(table, number=2, dealer=1))
+    phone().post(link_page(link), form_data(table))
+    phone().post(link_page(link), form_data(table, number=2, dealer=1))
     code = links.confirmation_code(link)
     wrong = f"{(int(code) + 1) % 10000:04d}"
     confirm = reverse("table_entry:confirm", args=[link.token])
@@ -178,7 +180,7 @@ def test_guessing_cannot_push_a_table_s_wrong_codes_out_of_the_cache(at_table, s
     settings.TABLE_LINK_RATE_MISSES = "5/h"
     table = three_table(at_table)
     link = links.live_link(table)
-    phone().post(page(link), form_data(table))
+    phone().post(link_page(link), form_data(table))
     code = links.confirmation_code(link)
     confirm = reverse("table_entry:confirm", args=[link.token])
     guesser = phone()

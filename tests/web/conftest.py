@@ -1,15 +1,16 @@
-"""Fixtures shared by the web tests: a second clerk (confirmations need another account)
-and a paper table whose totals await confirmation."""
+"""Fixtures shared by the web tests: a second clerk (confirmations need another account),
+a client logged in as the director, a paper table whose totals await confirmation, the
+results evening, and the venue's "SQLite only"."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db import connection
 
 from scoring import services
-from tests.conftest import assign_to_all_tournaments, make_tournament
-from tests.web.results_night import results_evening
-from tests.web.test_services import three_table
+from tests.factories.evenings import results_evening
+from tests.factories.tournaments import assign_to_all_tournaments, make_tournament, three_table
 from tournament.roles import CLERK_GROUP
 
 
@@ -20,6 +21,13 @@ def second_clerk(django_user_model):
     user.groups.add(Group.objects.get(name=CLERK_GROUP))
     assign_to_all_tournaments(user)
     return user
+
+
+@pytest.fixture
+def as_director(client, director):
+    """The test client, logged in as the director."""
+    client.force_login(director)
+    return client
 
 
 @pytest.fixture
@@ -42,3 +50,12 @@ def results_night(clerk):
     """:func:`results_evening`: the evening whose results the site export and the press
     report are tested on."""
     return results_evening(clerk)
+
+
+@pytest.fixture
+def venue_on_sqlite():
+    """Skips in the PostgreSQL run: the venue keeps its own SQLite file, and running it
+    again there adds nothing (``pytestmark = pytest.mark.usefixtures(...)`` of the venue
+    modules)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("venue mode runs on SQLite; checked in the SQLite run")

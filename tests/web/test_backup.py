@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from contextlib import contextmanager
-from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
@@ -17,14 +15,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection, connections
 from django.db.migrations.loader import MigrationLoader
-from django.test import RequestFactory
-from simple_history.models import HistoricalRecords
 
 from archive import backup, transfer
 from scoring import selectors, services
 from scoring.models import Hand, RoundTotal
-from tests.conftest import make_tournament
-from tournament import services as tournament_services
+from tests.factories.backups import file_copy_of_test_database, file_row_counts, small_database
+from tests.factories.hands import acting_as, play_round
+from tests.factories.tournaments import make_tournament
 from tournament.models import Player, Registration, Tournament
 
 sqlite_only = pytest.mark.skipif(
@@ -33,83 +30,6 @@ sqlite_only = pytest.mark.skipif(
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-@contextmanager
-def acting_as(user):
-    """Saves inside are recorded in the history as made by ``user``, as the
-    HistoryRequestMiddleware does for a logged-in request."""
-    request = RequestFactory().post("/")
-    request.user = user
-    HistoricalRecords.context.request = request
-    try:
-        yield
-    finally:
-        del HistoricalRecords.context.request
-
-
-def hand_entry(table, number, **change):
-    """A valid hand ``number`` of ``table``; the declarer rotates, so some games are won
-    (140 melds + 175 tricks) and some lost."""
-    size = table.seats.count()
-    dealer = services.dealer_for(table, size, number)
-    positions = services.active_positions(table.round.tournament, size, dealer)
-    values = dict(
-        number=number,
-        dealer=dealer,
-        declarer=positions[number % 3],
-        bid=300,
-        outcome="played",
-        trump="H",
-        melds=dict(zip(positions, (20, 140, 60), strict=True)),
-        tricks=dict(zip(positions, (30, 175, 45), strict=True)),
-    )
-    values.update(change)
-    return services.HandInput(**values)
-
-
-def play(round_, user, numbers):
-    with acting_as(user):
-        for table in round_.tables.order_by("number"):
-            for number in numbers:
-                hand, evaluation = services.save_hand(table, hand_entry(table, number), user)
-                assert evaluation.ok, evaluation.errors
-
-
-@pytest.fixture
-def played(clerk, director):
-    """10 players (tables of 4, 3, 3), a lost-game fee; round 1: three hands per table, one
-    hand corrected twice, one deleted, a ruling, then closed; round 2: two hands per table."""
-    tournament = make_tournament(players=10, lost_game_fee=Decimal("0.50"))
-    first = tournament.round_set.get(number=1)
-    play(first, clerk, [1, 2, 3])
-    table = first.tables.get(number=1)
-    with acting_as(director):
-        services.save_hand(
-            table, hand_entry(table, 2, bid=400), director, expected_version=1, reason="Reizwert"
-        )
-    with acting_as(clerk):
-        services.save_hand(
-            table, hand_entry(table, 2, bid=350), clerk, expected_version=2, reason="Reizwert"
-        )
-        Hand.objects.get(table__round=first, table__number=2, number=3).delete()
-    with acting_as(director):
-        _, errors = services.record_ruling(
-            table,
-            hand_number=1,
-            claim="Karte zu früh aufgedeckt",
-            decision="Spiel zählt",
-            consequence="",
-            offender=None,
-            user=director,
-        )
-        assert not errors
-    services.close_round(first, reason="Test: Runde ohne alle Spiele")
-    second = tournament.round_set.get(number=2)
-    tournament_services.draw_round(second, seed=8)
-    tournament_services.start_round(second)
-    play(second, clerk, [1, 2])
-    return tournament
 
 
 def standings_of(tournament):
@@ -222,7 +142,7 @@ def test_import_into_a_database_that_holds_another_tournament(played, clerk, dir
         entry.model._base_manager.all().delete()
     clerk.delete()
     other = make_tournament(players=7)
-    play(other.round_set.get(number=1), director, [1, 2, 3])
+    play_round(other.round_set.get(number=1), director, [1, 2, 3])
     other_standings, other_history = standings_of(other), history_of(other)
 
     imported = transfer.import_tournament(data)
@@ -379,26 +299,6 @@ def test_export_refuses_an_unknown_tournament_and_an_existing_file(played, tmp_p
 # --------------------------------------------------------------------------- backup/restore
 
 
-def file_copy_of_test_database(path: Path) -> Path:
-    """The (committed) test database copied into the file ``path``, in WAL mode like the
-    server's database."""
-    connection.ensure_connection()
-    target = sqlite3.connect(path)
-    connection.connection.backup(target)
-    target.execute("PRAGMA journal_mode=WAL")
-    target.close()
-    return path
-
-
-def row_counts(path) -> dict[str, int]:
-    conn = sqlite3.connect(path)
-    try:
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
-    finally:
-        conn.close()
-
-
 def add_player_row(conn: sqlite3.Connection) -> None:
     """Insert a copy of a player (whatever columns the table has by now)."""
     columns = [r[1] for r in conn.execute("PRAGMA table_info(tournament_player)") if r[1] != "id"]
@@ -412,7 +312,7 @@ def add_player_row(conn: sqlite3.Connection) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_backup_while_the_server_reads_and_writes_then_restore_into_a_fresh_file(played, tmp_path):
     live = file_copy_of_test_database(tmp_path / "live.sqlite3")
-    players = row_counts(live)["tournament_player"]
+    players = file_row_counts(live)["tournament_player"]
     reader = sqlite3.connect(live, isolation_level=None)  # the standings page, mid-query
     reader.execute("BEGIN")
     assert reader.execute("SELECT count(*) FROM tournament_player").fetchone() == (players,)
@@ -421,7 +321,7 @@ def test_backup_while_the_server_reads_and_writes_then_restore_into_a_fresh_file
     add_player_row(writer)
     writer.commit()
     assert Path(f"{live}-wal").stat().st_size > 0
-    expected = row_counts(live)
+    expected = file_row_counts(live)
     assert expected["tournament_player"] == players + 1
 
     (tmp_path / "backups").mkdir()
@@ -430,7 +330,7 @@ def test_backup_while_the_server_reads_and_writes_then_restore_into_a_fresh_file
     assert report.integrity == "ok"
     assert report.path.parent == tmp_path / "backups" and report.path.name.startswith("binokel-")
     assert not Path(f"{report.path}-wal").exists()  # one self-contained file
-    assert row_counts(report.path) == expected
+    assert file_row_counts(report.path) == expected
     assert ("Spiele", expected["scoring_hand"]) in report.counts
     # the reader kept its snapshot throughout and goes on
     assert reader.execute("SELECT count(*) FROM tournament_player").fetchone() == (players,)
@@ -442,7 +342,7 @@ def test_backup_while_the_server_reads_and_writes_then_restore_into_a_fresh_file
 
     assert restored.safety_copy is None and restored.missing_migrations == []
     assert restored.restored.integrity == "ok"
-    assert row_counts(tmp_path / "fresh.sqlite3") == expected
+    assert file_row_counts(tmp_path / "fresh.sqlite3") == expected
 
 
 @sqlite_only
@@ -453,12 +353,12 @@ def test_restore_over_the_live_database_keeps_a_safety_copy(played, tmp_path):
     server = sqlite3.connect(live)  # the running server's connection stays open
     server.execute("DELETE FROM scoring_seatscore")
     server.commit()
-    damaged = row_counts(live)
+    damaged = file_row_counts(live)
 
     result = backup.restore_database(saved.path, live)
 
-    assert row_counts(live) == row_counts(saved.path)
-    assert row_counts(result.safety_copy) == damaged
+    assert file_row_counts(live) == file_row_counts(saved.path)
+    assert file_row_counts(result.safety_copy) == damaged
     assert server.execute("SELECT count(*) FROM scoring_seatscore").fetchone()[0] > 0
     assert server.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     server.close()
@@ -485,7 +385,7 @@ def test_backup_db_and_restore_db_commands(played, tmp_path, monkeypatch):
     out = StringIO()
     call_command("restore_db", str(made), yes=True, stdout=out)
     assert "Server neu starten" in out.getvalue()
-    assert row_counts(fresh) == row_counts(live)
+    assert file_row_counts(fresh) == file_row_counts(live)
 
 
 @pytest.mark.parametrize(
@@ -506,25 +406,6 @@ def test_backup_and_restore_refuse_a_database_they_cannot_copy(
 
 
 # restore checks on small hand-made database files: independent of the test database
-
-
-def small_database(path: Path, migrations=("0001_initial",), page_size=4096, wal=False) -> Path:
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA page_size={page_size}")
-    if wal:
-        conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("CREATE TABLE django_migrations (id INTEGER PRIMARY KEY, app, name, applied)")
-    for app in ("tournament", "scoring"):
-        for name in migrations:
-            conn.execute("INSERT INTO django_migrations (app, name) VALUES (?, ?)", (app, name))
-    conn.execute("CREATE TABLE tournament_tournament (id INTEGER PRIMARY KEY, name)")
-    conn.executemany(
-        "INSERT INTO tournament_tournament (name) VALUES (?)", [(f"T{i}",) for i in range(500)]
-    )
-    conn.execute("CREATE INDEX by_name ON tournament_tournament (name)")
-    conn.commit()
-    conn.close()
-    return path
 
 
 def test_restore_refuses_files_that_are_no_usable_backup(tmp_path):
@@ -563,7 +444,7 @@ def test_restore_of_an_older_backup_asks_for_migrate(tmp_path):
         if app in ("tournament", "scoring") and name != "0001_initial"
     )
     assert result.missing_migrations == later
-    assert row_counts(tmp_path / "db")["tournament_tournament"] == 500
+    assert file_row_counts(tmp_path / "db")["tournament_tournament"] == 500
 
 
 def test_restore_replaces_a_database_too_damaged_to_open(tmp_path):
@@ -571,7 +452,7 @@ def test_restore_replaces_a_database_too_damaged_to_open(tmp_path):
     target.write_bytes(b"\x00" * 8192)  # what a crash may leave
     Path(f"{target}-wal").write_bytes(b"\x01" * 100)
     result = backup.restore_database(small_database(tmp_path / "b.sqlite3"), target)
-    assert row_counts(target)["tournament_tournament"] == 500
+    assert file_row_counts(target)["tournament_tournament"] == 500
     assert result.safety_copy.read_bytes() == b"\x00" * 8192  # kept as it was
 
 

@@ -22,7 +22,7 @@ import pytest
 from django.db import connection
 
 from archive import backup
-from tests.web.test_backup import file_copy_of_test_database, played  # noqa: F401
+from tests.factories.backups import file_copy_of_test_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

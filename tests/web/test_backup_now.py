@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import connection
 from django.urls import reverse
 
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 
 
 def test_the_director_backs_up_now_into_a_chosen_folder(client, director, settings, tmp_path):

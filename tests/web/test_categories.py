@@ -14,16 +14,15 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from scoring import selectors
+from tests.factories.evenings import prize_evening, ranks
 from tournament import services
 from tournament.models import Tournament
-
-from .prize_evening import evening, ranks
 
 pytestmark = pytest.mark.django_db
 
 
 def with_ladies(tie_break=Tournament.TieBreak.SHARED):
-    tournament = evening(tie_break)
+    tournament = prize_evening(tie_break)
     ladies = services.add_category(tournament, "Damen")
     services.set_categories(tournament, {ladies.pk: [3, 5, 6, 7]})
     return tournament, ladies
@@ -63,7 +62,7 @@ def test_assignment_is_replaced_and_kept_in_history():
 
 
 def test_registrations_page_creates_and_assigns(client, director):
-    tournament = evening()
+    tournament = prize_evening()
     client.force_login(director)
     url = reverse("tournament:registrations", args=[tournament.pk])
     assert client.post(url, {"action": "category_add", "name": "Jugend U18"}).status_code == 302
@@ -134,7 +133,7 @@ def test_consent_and_categories_are_saved_by_one_button(client, director):
     """Issue 37.33: consent and categories sat in one table with two forms; "Kategorien
     speichern" dropped a consent ticked beside it without a word, and one change read
     "1 Zuordnungen"."""
-    tournament = evening()  # start numbers 3 and 6 have not consented
+    tournament = prize_evening()  # start numbers 3 and 6 have not consented
     youth = services.add_category(tournament, "Jugend")
     client.force_login(director)
     url = reverse("tournament:registrations", args=[tournament.pk])

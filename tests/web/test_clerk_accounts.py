@@ -7,17 +7,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db
 PAGE = "/schreiber/"
-
-
-@pytest.fixture
-def as_director(client, director):
-    client.force_login(director)
-    return client
 
 
 def _create(client, name="anna", password="Kreuz-Ober-42", tournaments=()):

@@ -18,8 +18,8 @@ from django.db import connection, connections, transaction
 from scoring import services
 from scoring.errors import EntryRefused
 from scoring.models import Hand, RoundTotal, SeatScore
-from tests.conftest import make_tournament
-from tests.web.test_services import entry, three_table
+from tests.factories.hands import entry
+from tests.factories.tournaments import make_tournament, three_table
 from tournament import services as tournament_services
 from tournament.models import Round
 from tournament.roles import CLERK_GROUP

@@ -12,8 +12,7 @@ from django.contrib.auth.models import Group
 from scoring import services
 from scoring.errors import EntryRefused
 from scoring.models import RoundTotal
-from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_services import three_table
+from tests.factories.tournaments import close_round_anyway, make_tournament, three_table
 from tournament.roles import CLERK_GROUP
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +136,7 @@ def test_a_hand_is_confirmed_by_another_clerk_with_history_and_fresh_standings(
     django_capture_on_commit_callbacks,
 ):
     from scoring.models import Hand
-    from tests.web.test_services import entry
+    from tests.factories.hands import entry
 
     tournament = make_tournament(confirmation_required=True)
     table = three_table(tournament)

@@ -23,9 +23,7 @@ its first dealer, so a rotation that starts at the wrong seat or runs backwards 
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -33,7 +31,8 @@ import pytest
 import rules
 from printing import pdfs
 from scoring.services import dealer_for, first_bidder_for, seating_text
-from tests.conftest import make_tournament
+from tests.factories.pdf import needs_pdftotext
+from tests.factories.tournaments import make_tournament
 from tournament.models import Table
 
 # the seeds' direction of play (module docstring)
@@ -159,10 +158,7 @@ SEAT = re.compile(r"(\d+) Vorname\d+ Nachname\d+")
 
 
 @pytest.mark.django_db
-@pytest.mark.skipif(
-    shutil.which("pdftotext") is None and not os.environ.get("CI"),
-    reason="needs poppler-utils (pdftotext)",
-)
+@needs_pdftotext
 @pytest.mark.parametrize(("preset_id", "players", "mode", "size"), SHEETS)
 def test_blank_score_sheet_prints_the_dealers_in_order(preset_id, players, mode, size):
     """The blank score sheet's dealer column, read from the PDF: the start number of the

@@ -19,19 +19,14 @@ from operations import venue
 from scoring import links, selectors, services
 from scoring.models import Hand
 from table_entry import services as table_entry_services
-from tests.conftest import make_tournament
-from tests.web.test_backup import acting_as, hand_entry, play
-from tests.web.test_services import entry, three_table
-from tests.web.test_views import form_data, table_url
+from tests.factories.hands import acting_as, entry, hand_entry, play_round
+from tests.factories.tournaments import make_tournament, three_table
+from tests.factories.web import action_url, form_data, table_url
 from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def action_url(tournament, number, action):
-    return reverse("scoring:round_action", args=[tournament.pk, number, action])
 
 
 def field_error(page: str, name: str) -> str:
@@ -50,7 +45,7 @@ def one_hand_unconfirmed(clerk):
     tournament.table_entry = "opponent"
     tournament.save()
     first = tournament.round_set.get(number=1)
-    play(first, clerk, [1, 2])
+    play_round(first, clerk, [1, 2])
     for table in first.tables.order_by("number"):
         if table.number == 1:
             source = table_entry_services.source(links.live_link(table), "a1b2c3d4e5f60718")

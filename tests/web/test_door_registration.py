@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 from tournament import services
 from tournament.models import Registration
 

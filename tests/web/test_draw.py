@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from django.core.exceptions import ValidationError
 
-from tests.conftest import close_round_anyway, make_tournament
+from tests.factories.tournaments import close_round_anyway, make_tournament
 from tournament import services
 from tournament.models import Round, Seat
 

@@ -15,8 +15,8 @@ from archive import transfer
 from rules import PRESETS
 from scoring import links, services
 from scoring.models import Hand
-from tests.web.test_table_entry import three_table
-from tests.web.test_views import form_data, table_url
+from tests.factories.tournaments import three_table
+from tests.factories.web import form_data, table_url
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from scoring.models import Hand
-from tests.web.test_views import form_data, table_url
+from tests.factories.web import form_data, table_url
 from tournament.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.urls import reverse
 from scoring import selectors, services
 from scoring.errors import EntryRefused
 from scoring.models import Hand, RoundTotal, Ruling
-from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_services import entry, three_table
+from tests.factories.hands import entry
+from tests.factories.tournaments import close_round_anyway, make_tournament, three_table
 from tournament import services as tournament_services
 from tournament.roles import CLERK_GROUP
 

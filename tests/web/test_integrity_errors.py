@@ -20,7 +20,8 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand, RoundTotal, SeatScore
-from tests.web.test_services import entry, three_table
+from tests.factories.hands import entry
+from tests.factories.tournaments import three_table
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +136,7 @@ def test_the_clerk_is_not_told_someone_else_changed_the_hand(saved, clerk, monke
 
 
 def test_another_integrity_error_on_round_totals_is_not_a_concurrent_change(clerk, monkeypatch):
-    from tests.conftest import make_tournament
+    from tests.factories.tournaments import make_tournament
 
     paper = make_tournament(entry_mode="totals")
     table = three_table(paper)

@@ -11,8 +11,7 @@ from django.utils import timezone
 from scoring import links, services
 from scoring.models import TableLink
 from table_entry import services as table_entry_services
-from tests.conftest import make_tournament
-from tests.web.test_services import three_table
+from tests.factories.tournaments import make_tournament, three_table
 from tournament.models import Round
 
 pytestmark = pytest.mark.django_db

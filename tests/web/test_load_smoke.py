@@ -14,7 +14,7 @@ from bench.load_test import hand_form_data
 from scoring import services
 from scoring.forms import HandForm
 from scoring.models import Hand
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 
 pytestmark = pytest.mark.django_db
 

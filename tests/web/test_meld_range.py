@@ -9,7 +9,7 @@ from django.urls import reverse
 from rules.meldrange import meld_range
 from rules.meldrare import rare_threshold
 from scoring.models import Hand
-from tests.web.test_views import form_data, table_url
+from tests.factories.web import form_data, table_url
 
 pytestmark = pytest.mark.django_db
 

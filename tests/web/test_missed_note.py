@@ -40,7 +40,7 @@ def test_exports_carry_the_name_and_the_note_as_plain_text(client, fmt):
     from django.urls import reverse
     from openpyxl import load_workbook
 
-    from tests.conftest import make_tournament
+    from tests.factories.tournaments import make_tournament
 
     tournament = make_tournament(players=6, rounds=3)
     reg = tournament.registrations.order_by("start_number").first()

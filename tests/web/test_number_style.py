@@ -9,16 +9,15 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.web.prize_evening import PLAYERS, evening
-from tests.web.test_prizes import define
+from tests.factories.evenings import PRIZE_PLAYERS, define_prizes, prize_evening
 from tournament.models import Round
 
-BIG = {**PLAYERS, 1: (12_000, 340, 0, True), 7: (-1_720, 0, 4, True)}
+BIG = {**PRIZE_PLAYERS, 1: (12_000, 340, 0, True), 7: (-1_720, 0, 4, True)}
 
 
 @pytest.fixture
 def big(db):
-    return evening(players=BIG)
+    return prize_evening(players=BIG)
 
 
 def _page(client, url: str, language: str) -> str:
@@ -68,7 +67,7 @@ def test_the_stand_of_the_standings_carries_its_date(client, big):
 
 
 def test_a_finished_evenings_prize_page_says_final(client, big):
-    define(big)
+    define_prizes(big)
     url = reverse("prizes:list", args=[big.pk])
     assert "Endstand" in _page(client, url, "de")
     assert "final standings" in _page(client, url, "en").lower()

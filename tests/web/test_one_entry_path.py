@@ -13,31 +13,11 @@ from scoring import links, services
 from scoring.errors import EntryRefused
 from scoring.forms import HandForm
 from table_entry import services as table_entry_services
+from tests.factories.hands import entry
+from tests.factories.tournaments import three_table
 from tournament.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def _three_table(tournament):
-    return (
-        tournament.round_set.get(number=1)
-        .tables.filter(seats__position=2)
-        .exclude(seats__position=3)
-        .first()
-    )
-
-
-def _entry(number: int = 1) -> services.HandInput:
-    return services.HandInput(
-        number=number,
-        dealer=0,
-        declarer=1,
-        bid=300,
-        outcome="played",
-        trump="H",
-        melds={0: 20, 1: 140, 2: 60},
-        tricks={0: 30, 1: 175, 2: 45},
-    )
 
 
 def _reason(call) -> tuple[str, str]:
@@ -47,21 +27,21 @@ def _reason(call) -> tuple[str, str]:
 
 
 def test_each_refusal_keeps_its_reason(tournament, clerk, director, django_user_model):
-    table = _three_table(tournament)
+    table = three_table(tournament)
     round_ = table.round
     stranger = django_user_model.objects.create_user("fremd", password="x" * 12)
     stranger.groups.add(*clerk.groups.all())
-    assert _reason(lambda: services.save_hand(table, _entry(), stranger))[0] == "not_clerk"
-    hand, _ = services.save_hand(table, _entry(), clerk)
+    assert _reason(lambda: services.save_hand(table, entry(), stranger))[0] == "not_clerk"
+    hand, _ = services.save_hand(table, entry(), clerk)
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.PLANNED)
     table.round.refresh_from_db()
-    assert _reason(lambda: services.save_hand(table, _entry(2), clerk)) == (
+    assert _reason(lambda: services.save_hand(table, entry(number=2), clerk)) == (
         "planned",
         "Die Runde hat noch nicht begonnen; Einträge sind gesperrt.",
     )
     Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
     table.round.refresh_from_db()
-    assert _reason(lambda: services.save_hand(table, _entry(2), clerk))[0] == "closed"
+    assert _reason(lambda: services.save_hand(table, entry(number=2), clerk))[0] == "closed"
     # the director corrects a closed round, but only with a reason (checked again under
     # the round's lock, where a round closed meanwhile is found)
     with transaction.atomic():
@@ -84,8 +64,8 @@ def test_a_closed_round_is_confirmed_by_nobody_and_its_page_offers_no_button(
     the page hid confirming in a closed round while the service let the director confirm."""
     tournament.confirmation_required = True
     tournament.save()
-    table = _three_table(tournament)
-    hand, _ = services.save_hand(table, _entry(), clerk)
+    table = three_table(tournament)
+    hand, _ = services.save_hand(table, entry(), clerk)
     round_ = table.round
     assert services.may_confirm(round_, director)
     services.close_round(round_, reason="Test: unbestätigt abgeschlossen")
@@ -101,7 +81,7 @@ def test_a_closed_round_is_confirmed_by_nobody_and_its_page_offers_no_button(
 
 
 def test_the_phone_page_and_a_write_say_one_thing_for_one_state(at_table):
-    table = _three_table(at_table)
+    table = three_table(at_table)
     link = links.live_link(table)
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
     with pytest.raises(EntryRefused) as on_page:
@@ -118,7 +98,7 @@ def test_the_phone_page_and_a_write_say_one_thing_for_one_state(at_table):
 
 def test_a_game_number_has_one_bound(tournament, clerk, client):
     top = Tournament.GAMES_PER_ROUND_MAX
-    table = _three_table(tournament)
+    table = three_table(tournament)
     form = HandForm(seats=services.table_seats(table), ruleset=tournament.ruleset)
     assert form.fields["number"].max_value == top
     assert BOUNDS["scoring.hand"]["number"] == (1, top)

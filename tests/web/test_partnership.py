@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from datetime import date
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -15,39 +14,16 @@ from django.urls import reverse
 
 from scoring import selectors
 from scoring.models import SeatScore
-from tests.conftest import close_round_anyway
+from tests.factories.tournaments import (
+    close_round_anyway,
+    partnership_tournament,
+    running_table_of_eight,
+)
+from tests.factories.web import enter_partnership_hand
 from tournament import services
-from tournament.models import Player, Registration, Tournament
+from tournament.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
-
-PARTNERS = {"preset": "partnership-250", "four_table_mode": Tournament.FourTableMode.KREUZ}
-
-
-def partnership_tournament(players=16, event_type=Tournament.EventType.INDIVIDUAL, pairs=True):
-    """A ``partnership-250`` tournament with ``players`` registered (all consenting); for
-    a pairs event with start numbers 1+2, 3+4, … paired when ``pairs``."""
-    tournament = services.create_tournament(
-        name="Partnerbinokel", date=date(2026, 11, 28), event_type=event_type, **PARTNERS
-    )
-    for i in range(1, players + 1):
-        player = Player.objects.create(first_name=f"V{i}", last_name=f"N{i}")
-        services.register(tournament, player, consent_public=True)
-    if event_type == Tournament.EventType.PAIRS and pairs:
-        for a in range(1, players, 2):
-            services.form_pair(tournament, a, a + 1)
-    return tournament
-
-
-def running_table_of_eight(clerk):
-    """An 8-player ``partnership-250`` tournament with ``clerk`` as its clerk, round 1
-    drawn (seed 3) and started: the tournament and table 1."""
-    tournament = partnership_tournament(8)
-    tournament.clerks.add(clerk)
-    round_ = tournament.round_set.get(number=1)
-    services.draw_round(round_, seed=3)
-    services.start_round(round_)
-    return tournament, round_.tables.get(number=1)
 
 
 def seating(round_) -> list[list[int]]:
@@ -166,36 +142,10 @@ def test_draw_page_shows_the_count_message_not_a_500(client, director):
     assert "fehlende Spieler: 1, überzählige: 3" in response.content.decode()
 
 
-def _enter_hand(client, tournament, table, **kw):
-    data = {
-        "number": 1,
-        "dealer": 3,
-        "declarer": 0,
-        "bid": 300,
-        "trump": "H",
-        "outcome": "played",
-        "melds_0": 100,
-        "melds_1": 20,
-        "melds_2": 40,
-        "melds_3": 0,
-        "tricks_0": 100,
-        "tricks_1": 50,
-        "tricks_2": 60,
-        "tricks_3": "",
-        "won": "",
-        "penalty_type": "",
-        "penalty_seat": "",
-        "version": "",
-    }
-    data.update(kw)
-    url = reverse("scoring:table", args=[tournament.pk, 1, table.number])
-    return client.post(url, data)
-
-
 def test_a_hand_entered_on_the_web_gives_both_partners_the_team_score(client, clerk):
     tournament, table = running_table_of_eight(clerk)
     client.force_login(clerk)
-    response = _enter_hand(client, tournament, table)
+    response = enter_partnership_hand(client, tournament, table)
     assert response.status_code in (200, 302), response.content.decode()[:2000]
     seat = {s.position: s.registration for s in table.seats.all()}
     # team 1+3 (positions 0, 2): melds 140 + tricks 160 = 300 = bid, made; team 2+4: 20 + 90
@@ -217,7 +167,7 @@ def test_a_lost_game_counts_for_both_partners_of_the_declaring_side(client, cler
     services.start_round(round_)
     table = round_.tables.get()
     client.force_login(clerk)
-    _enter_hand(client, tournament, table, bid=500)
+    enter_partnership_hand(client, tournament, table, bid=500)
     seat = {s.position: s.registration for s in table.seats.all()}
     rows = {r.start_number: r for r in selectors.standings(tournament)}
     assert rows[seat[0].start_number].total == rows[seat[2].start_number].total == -500
@@ -295,7 +245,7 @@ def test_pair_standings_rank_pairs_with_shared_places(client, clerk):
     client.force_login(clerk)
     # the same hand at both tables: the declaring pairs tie, and so do the other two
     for table in round_.tables.all():
-        response = _enter_hand(client, tournament, table)
+        response = enter_partnership_hand(client, tournament, table)
         assert response.status_code in (200, 302)
     rows = selectors.pair_standings(tournament)
     assert [(r.rank, r.total) for r in rows] == [(1, 300), (1, 300), (3, 110), (3, 110)]

@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import Hand, Ruling
-from tests.conftest import assign_to_all_tournaments, make_tournament
-from tests.web.test_services import entry, three_table
+from tests.factories.hands import entry
+from tests.factories.tournaments import assign_to_all_tournaments, make_tournament, three_table
 from tournament.models import Registration, Round, Table, Tournament
 from tournament.roles import CLERK_GROUP
 

@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament, running_table_of_eight
+from tests.factories.web import enter_partnership_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -83,12 +84,10 @@ def test_the_declarer_sees_his_own_games_and_a_cross_where_he_lost(client, eveni
 
 
 def test_partners_see_their_sides_lost_game_and_the_other_side_no_cross(client, clerk):
-    from tests.web.test_partnership import _enter_hand, running_table_of_eight
-
     tournament, table = running_table_of_eight(clerk)
     client.force_login(clerk)
     # position 0 declares 500 with partner 2 and misses it: a lost game for their side
-    response = _enter_hand(client, tournament, table, bid=500)
+    response = enter_partnership_hand(client, tournament, table, bid=500)
     assert response.status_code == 302, response.content.decode()[:2000]
     client.logout()
     seat = {s.position: s.registration for s in table.seats.all()}

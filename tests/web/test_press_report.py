@@ -14,7 +14,8 @@ from django.urls import reverse
 from archive import press
 from scoring import selectors
 from series.services import save_series
-from tests.conftest import close_round_anyway, make_tournament
+from tests.factories.evenings import paper_evening
+from tests.factories.tournaments import close_round_anyway, make_tournament
 from tournament import services as tournament_services
 from tournament.models import Player, Round
 
@@ -158,7 +159,6 @@ def test_the_page_edits_and_downloads_the_report(results_night, client, clerk, d
 
 
 def test_the_series_leader_is_the_one_after_that_evening():
-    from tests.web.test_series import evening as paper_evening
 
     anna, bert = (
         Player.objects.create(first_name=n, last_name=f"Spieler{n}", club="TSV")
@@ -176,7 +176,6 @@ def test_the_series_leader_is_the_one_after_that_evening():
 
 
 def test_the_start_page_keeps_past_evenings_by_season_with_their_winners(client, director):
-    from tests.web.test_series import evening as paper_evening
 
     anna, bert = (
         Player.objects.create(first_name=n, last_name=f"Spieler{n}", club="TSV")
@@ -209,7 +208,6 @@ def test_the_start_page_keeps_past_evenings_by_season_with_their_winners(client,
 def test_the_start_page_reads_each_past_evenings_winners_once(
     client, director, django_assert_max_num_queries
 ):
-    from tests.web.test_series import evening as paper_evening
 
     anna = Player.objects.create(first_name="Anna", last_name="SpielerAnna", club="TSV")
     for day in range(1, 6):

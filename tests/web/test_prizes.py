@@ -12,30 +12,11 @@ from django.urls import reverse
 
 from prizes.models import Prize
 from prizes.selectors import prize_list, split
+from tests.factories.evenings import define_prizes, prize_evening
 from tournament import services
 from tournament.models import Tournament
 
-from .prize_evening import evening
-
 pytestmark = pytest.mark.django_db
-
-
-def define(tournament, ladies=None):
-    """1: 100 €, 2: 60 €, 3: 40 € + Wurstkorb, 4.–6. pick from the table, best lady
-    20 €, rote Laterne."""
-    for place, cash in ((1, "100"), (2, "60"), (3, "40")):
-        Prize.objects.create(
-            tournament=tournament,
-            place=place,
-            cash=Decimal(cash),
-            description="Wurstkorb" if place == 3 else "",
-        )
-    Prize.objects.create(tournament=tournament, kind=Prize.Kind.TABLE, place=4, place_to=6)
-    if ladies is not None:
-        Prize.objects.create(
-            tournament=tournament, kind=Prize.Kind.CATEGORY, category=ladies, cash=Decimal("20")
-        )
-    Prize.objects.create(tournament=tournament, kind=Prize.Kind.LAST, description="Rote Laterne")
 
 
 def summary(awards):
@@ -58,8 +39,8 @@ def test_split_rounds_down_to_the_cent_and_keeps_the_rest():
 
 
 def test_shared_places_split_the_cash_and_share_the_picks():
-    tournament = evening()  # four players on 500 share place 1
-    define(tournament)
+    tournament = prize_evening()  # four players on 500 share place 1
+    define_prizes(tournament)
     awards = prize_list(tournament)
     # places 1-4 shared: 100 + 60 + 40 = 200 € split four ways, the Wurstkorb and the
     # first pick are theirs to share; 4 and 5 share place 5 (picks 2 and 3)
@@ -73,10 +54,10 @@ def test_shared_places_split_the_cash_and_share_the_picks():
 
 
 def test_the_tie_break_resolves_places_before_sharing():
-    tournament = evening(Tournament.TieBreak.BEST_ROUND)
+    tournament = prize_evening(Tournament.TieBreak.BEST_ROUND)
     ladies = services.add_category(tournament, "Damen")
     services.set_categories(tournament, {ladies.pk: [3, 5, 7]})
-    define(tournament, ladies)
+    define_prizes(tournament, ladies)
     # 2 alone first; 1 and 6 equal in everything: places 2-3 shared, (60+40)/2 each
     assert summary(prize_list(tournament)) == [
         ("Platz 1", [2], Decimal("100.00"), Decimal("0"), [], []),
@@ -90,7 +71,7 @@ def test_the_tie_break_resolves_places_before_sharing():
 
 
 def test_an_uneven_split_shows_the_cent_left_over():
-    tournament = evening()
+    tournament = prize_evening()
     Prize.objects.create(tournament=tournament, place=1, cash=Decimal("100"))
     (award,) = prize_list(tournament)
     assert (award.cash, award.remainder) == (Decimal("25.00"), Decimal("0"))
@@ -104,7 +85,7 @@ def test_an_uneven_split_shows_the_cent_left_over():
 
 
 def test_no_prizes_no_list():
-    assert prize_list(evening()) == []
+    assert prize_list(prize_evening()) == []
 
 
 def _prize_post(rows, tournament_id, existing=0):
@@ -122,7 +103,7 @@ def _prize_post(rows, tournament_id, existing=0):
 
 
 def test_director_defines_prizes_with_a_decimal_comma(client, director):
-    tournament = evening()
+    tournament = prize_evening()
     client.force_login(director)
     url = reverse("prizes:setup", args=[tournament.pk])
     assert client.get(url).status_code == 200
@@ -147,7 +128,7 @@ def test_director_defines_prizes_with_a_decimal_comma(client, director):
 
 
 def test_prize_form_names_the_missing_field(client, director):
-    tournament = evening()
+    tournament = prize_evening()
     client.force_login(director)
     response = client.post(
         reverse("prizes:setup", args=[tournament.pk]),
@@ -170,7 +151,7 @@ def test_prize_form_names_the_missing_field(client, director):
 
 
 def test_tie_break_is_changed_on_the_prize_page(client, director):
-    tournament = evening()
+    tournament = prize_evening()
     client.force_login(director)
     client.get(reverse("scoring:standings", args=[tournament.pk]))  # fills the cache
     client.post(
@@ -184,8 +165,8 @@ def test_tie_break_is_changed_on_the_prize_page(client, director):
 
 
 def test_public_prize_page_names_only_consenting_players(client):
-    tournament = evening()
-    define(tournament)
+    tournament = prize_evening()
+    define_prizes(tournament)
     page = client.get(reverse("prizes:list", args=[tournament.pk])).content.decode()
     # 3 and 6 (no consent) share place 1 with 1 and 2
     assert "Vor1 Nach1" in page and "Vor2 Nach2" in page
@@ -197,8 +178,8 @@ def test_public_prize_page_names_only_consenting_players(client):
 
 
 def test_prize_giving_pdf_is_the_directors_with_every_name(client, director):
-    tournament = evening()
-    define(tournament)
+    tournament = prize_evening()
+    define_prizes(tournament)
     url = reverse("printing:prizes", args=[tournament.pk])
     assert client.get(url).status_code == 302  # to the login
     client.force_login(director)
@@ -260,7 +241,7 @@ def test_english_prize_titles_say_place_not_seat():
     standings, so the English prize list said "Seat 1 … Seat 30"."""
     from django.utils import translation
 
-    tournament = evening()
+    tournament = prize_evening()
     Prize.objects.create(tournament=tournament, kind=Prize.Kind.PLACE, place=5, cash=Decimal(10))
     Prize.objects.create(tournament=tournament, kind=Prize.Kind.PLACE, place=7, cash=Decimal(5))
     with translation.override("en"):

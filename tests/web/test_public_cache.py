@@ -13,8 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.conftest import make_tournament
-from tests.web.test_views import form_data, table_url
+from tests.factories.tournaments import make_tournament
+from tests.factories.web import form_data, table_url
 from tournament import services as tournament_services
 
 pytestmark = pytest.mark.django_db

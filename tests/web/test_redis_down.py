@@ -16,8 +16,8 @@ from django.urls import reverse
 from config import cache as tolerant
 from scoring import links
 from scoring.models import Hand
-from tests.web.test_table_entry import three_table
-from tests.web.test_views import form_data
+from tests.factories.tournaments import three_table
+from tests.factories.web import form_data
 
 pytestmark = pytest.mark.django_db
 

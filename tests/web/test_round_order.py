@@ -13,16 +13,13 @@ from pypdf import PdfReader
 
 from printing.pdfs import results_pdf
 from scoring import services
-from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_backup import play
+from tests.factories.hands import play_round
+from tests.factories.tournaments import close_round_anyway, make_tournament
+from tests.factories.web import action_url
 from tournament import services as tournament_services
 from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
-
-
-def action_url(tournament, number, action):
-    return reverse("scoring:round_action", args=[tournament.pk, number, action])
 
 
 def status(tournament, number):
@@ -58,7 +55,7 @@ def test_rounds_start_in_number_order_and_only_one_runs(tournament):
 def test_closing_with_missing_hands_names_tables_and_games(clerk):
     tournament = make_tournament(players=9, games_per_round=3)
     first = tournament.round_set.get(number=1)
-    play(first, clerk, [1, 2, 3])
+    play_round(first, clerk, [1, 2, 3])
     table_2 = first.tables.get(number=2)
     table_2.hands.filter(number__in=[2, 3]).delete()
 
@@ -78,7 +75,7 @@ def test_closing_with_missing_hands_names_tables_and_games(clerk):
 def test_a_complete_round_closes_without_a_reason(clerk):
     tournament = make_tournament(players=9, games_per_round=3)
     first = tournament.round_set.get(number=1)
-    play(first, clerk, [1, 2, 3])
+    play_round(first, clerk, [1, 2, 3])
     services.close_round(first)
     first.refresh_from_db()
     assert first.status == Round.Status.CLOSED and first.forced_close_reason == ""
@@ -97,7 +94,7 @@ def test_paper_mode_needs_every_round_total(clerk):
 def test_forced_close_is_printed_on_the_results_list(clerk):
     tournament = make_tournament(players=9, games_per_round=3)
     first = tournament.round_set.get(number=1)
-    play(first, clerk, [1])
+    play_round(first, clerk, [1])
     services.close_round(first, reason="Spieler abgereist")
     text = " ".join(
         page.extract_text() for page in PdfReader(io.BytesIO(results_pdf(tournament))).pages

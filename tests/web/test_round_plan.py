@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services as scoring_services
-from tests.conftest import close_round_anyway
+from tests.factories.tournaments import close_round_anyway
 from tournament import services
 from tournament.models import Seat
 

@@ -11,7 +11,8 @@ import pytest
 from scoring import links, services
 from scoring.models import Hand
 from table_entry import services as table_entry_services
-from tests.web.test_services import entry
+from tests.factories.hands import entry
+from tests.factories.tournaments import first_round_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -20,10 +21,6 @@ AT_TABLE_REFUSAL = (
     "Zu Spiel 1 hat die Turnierleitung entschieden; am Tisch lässt es sich nicht mehr "
     "ändern. Bitte die Turnierleitung rufen."
 )
-
-
-def tables(tournament):
-    return list(tournament.round_set.get(number=1).tables.order_by("number"))
 
 
 def via(table):
@@ -65,7 +62,7 @@ def correct_at_table(table, number=1, **changes):
 
 
 def test_a_ruled_hand_cannot_be_changed_at_the_table_and_says_whom_to_call(at_table, director):
-    table = tables(at_table)[0]
+    table = first_round_tables(at_table)[0]
     enter_at_table(table)
     rule(table, director, consequence="")  # even a ruling that set no penalty
     hand, evaluation = correct_at_table(table, bid=320)
@@ -75,7 +72,7 @@ def test_a_ruled_hand_cannot_be_changed_at_the_table_and_says_whom_to_call(at_ta
 
 
 def test_a_ruling_binds_only_its_own_table_and_game(at_table, director):
-    first, second, _ = tables(at_table)
+    first, second, _ = first_round_tables(at_table)
     enter_at_table(first, number=1)
     enter_at_table(first, number=2)
     enter_at_table(second, number=1)
@@ -88,7 +85,7 @@ def test_a_ruling_binds_only_its_own_table_and_game(at_table, director):
 
 
 def test_a_clerk_may_set_a_penalty_where_the_ruling_set_none(tournament, clerk, director):
-    table = tables(tournament)[0]
+    table = first_round_tables(tournament)[0]
     first, _ = services.save_hand(table, entry(), clerk)
     rule(table, director, consequence="")
     hand, evaluation = services.save_hand(
@@ -105,7 +102,7 @@ def test_a_clerk_may_set_a_penalty_where_the_ruling_set_none(tournament, clerk, 
 def test_after_the_director_lifted_the_penalty_a_clerk_may_correct_the_rest(
     tournament, clerk, director
 ):
-    table = tables(tournament)[0]
+    table = first_round_tables(tournament)[0]
     services.save_hand(table, entry(), clerk)
     rule(table, director)  # Verwerfen by position 2: version 2
     lifted, evaluation = services.save_hand(
@@ -121,7 +118,7 @@ def test_after_the_director_lifted_the_penalty_a_clerk_may_correct_the_rest(
 
 
 def test_a_clerk_cannot_change_the_penalty_a_ruling_set(tournament, clerk, director):
-    table = tables(tournament)[0]
+    table = first_round_tables(tournament)[0]
     services.save_hand(table, entry(), clerk)
     rule(table, director)  # Verwerfen by position 2: version 2
     hand, evaluation = services.save_hand(

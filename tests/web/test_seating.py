@@ -15,7 +15,7 @@ from django.urls import reverse
 from printing import pdfs
 from rules import PRESETS
 from scoring import services
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -17,29 +17,11 @@ from scoring import selectors, services
 from scoring.models import RoundTotal
 from series.selectors import series_standings, series_values
 from series.services import save_series
+from tests.factories.evenings import paper_evening
 from tournament import services as tournament_services
 from tournament.models import Player, Registration, Round, Series, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def evening(day: int, results: dict, *, finished: bool = True, consent: bool = True, **kw):
-    """A one-round tournament typed from paper sheets: ``results`` maps players to their
-    points; the round is closed when ``finished``."""
-    tournament = tournament_services.create_tournament(
-        name=f"Abend {day}",
-        date=date(2026, 1, day),
-        rounds=1,
-        entry_mode=Tournament.EntryMode.TOTALS,
-        **kw,
-    )
-    round_ = tournament.round_set.get()
-    for player, points in results.items():
-        reg = tournament_services.register(tournament, player, consent_public=consent)
-        RoundTotal.objects.create(round=round_, registration=reg, points=points)
-    if finished:
-        Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
-    return tournament
 
 
 @pytest.fixture
@@ -56,8 +38,8 @@ def ranking(standings):
 
 def test_sum_of_all_evenings_shares_places_on_ties(players):
     a, b, c, d = players
-    t1 = evening(1, {a: 500, b: 300, c: 400, d: 100})
-    t2 = evening(2, {a: 100, b: 300, c: 200, d: 50})
+    t1 = paper_evening(1, {a: 500, b: 300, c: 400, d: 100})
+    t2 = paper_evening(2, {a: 100, b: 300, c: 200, d: 50})
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
     s = series_standings(series)
     assert ranking(s) == [(1, "Anna", 600), (1, "Bert", 600), (1, "Carl", 600), (4, "Dora", 150)]
@@ -68,9 +50,9 @@ def test_sum_of_all_evenings_shares_places_on_ties(players):
 
 def test_best_n_of_m_strikes_out_the_weakest_evening(players):
     a, b, c, _d = players
-    t1 = evening(1, {a: 500, b: 300, c: 100})
-    t2 = evening(2, {a: -200, b: 300, c: 900})
-    t3 = evening(3, {a: 400, b: 300, c: 100})
+    t1 = paper_evening(1, {a: 500, b: 300, c: 100})
+    t2 = paper_evening(2, {a: -200, b: 300, c: 900})
+    t3 = paper_evening(3, {a: 400, b: 300, c: 100})
     series = save_series(name="Meisterschaft", season="2026", tournaments=[t1, t2, t3], best_of=2)
     s = series_standings(series)
     assert ranking(s) == [(1, "Carl", 1000), (2, "Anna", 900), (3, "Bert", 600)]
@@ -83,8 +65,8 @@ def test_best_n_of_m_strikes_out_the_weakest_evening(players):
 
 def test_placement_points_table_with_shared_evening_places(players):
     a, b, c, d = players
-    t1 = evening(1, {a: 500, b: 500, c: 400, d: 100})  # Anna and Bert share 1st
-    t2 = evening(2, {a: 100, b: 300, c: 200, d: 50})
+    t1 = paper_evening(1, {a: 500, b: 500, c: 400, d: 100})  # Anna and Bert share 1st
+    t2 = paper_evening(2, {a: 100, b: 300, c: 200, d: 50})
     series = save_series(
         name="Triathlon",
         season="2026",
@@ -102,9 +84,9 @@ def test_placement_points_table_with_shared_evening_places(players):
 
 def test_eligibility_all_evenings_and_at_least_k(players):
     a, b, c, _d = players
-    t1 = evening(1, {a: 100, b: 900, c: 50})
-    t2 = evening(2, {a: 100, c: 60})
-    t3 = evening(3, {a: 100, b: 900})
+    t1 = paper_evening(1, {a: 100, b: 900, c: 50})
+    t2 = paper_evening(2, {a: 100, c: 60})
+    t3 = paper_evening(3, {a: 100, b: 900})
     series = save_series(name="Triathlon", season="2026", tournaments=[t1, t2, t3])
     s = series_standings(series)
     # only Anna played all three; the others are listed below without a place
@@ -119,8 +101,8 @@ def test_eligibility_all_evenings_and_at_least_k(players):
 
 def test_a_running_evening_does_not_count_yet(players):
     a, b, _c, _d = players
-    t1 = evening(1, {a: 100, b: 200})
-    t2 = evening(2, {a: 900, b: 0}, finished=False)
+    t1 = paper_evening(1, {a: 100, b: 200})
+    t2 = paper_evening(2, {a: 900, b: 0}, finished=False)
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
     s = series_standings(series)
     assert s.provisional
@@ -131,8 +113,8 @@ def test_a_running_evening_does_not_count_yet(players):
 
 def test_name_only_with_consent_at_every_evening(players):
     a, b, _c, _d = players
-    t1 = evening(1, {a: 100, b: 200})
-    t2 = evening(2, {a: 100}, consent=False)
+    t1 = paper_evening(1, {a: 100, b: 200})
+    t2 = paper_evening(2, {a: 100}, consent=False)
     t2_reg = Registration.objects.get(tournament=t2, player=a)
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2], min_evenings=1)
     rows = {r.player_id: r for r in series_standings(series).rows}
@@ -152,8 +134,8 @@ def test_hidden_players_get_labels_nobody_shares(players):
     """Issue 26: two people without consent were both "Startnummern 25" (no. 25 on
     different evenings), and "Startnummern 15, 8" did not say which evening was which."""
     a, b, c, _d = players
-    t1 = evening(1, {a: 300, b: 200}, consent=False)  # a is no. 1, b no. 2
-    t2 = evening(2, {b: 100, a: 50, c: 10}, consent=False)  # b is no. 1, a no. 2
+    t1 = paper_evening(1, {a: 300, b: 200}, consent=False)  # a is no. 1, b no. 2
+    t2 = paper_evening(2, {b: 100, a: 50, c: 10}, consent=False)  # b is no. 1, a no. 2
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2], min_evenings=1)
     rows = {r.player_id: r for r in series_standings(series).rows}
     # in the order of the list: a 350 points, b 300, c 10
@@ -168,8 +150,8 @@ def test_hidden_players_get_labels_nobody_shares(players):
 
 def test_rule_change_recomputes_and_keeps_the_old_rule_in_history(players):
     a, b, _c, _d = players
-    t1 = evening(1, {a: 500, b: 100})
-    t2 = evening(2, {a: 0, b: 300})
+    t1 = paper_evening(1, {a: 500, b: 100})
+    t2 = paper_evening(2, {a: 0, b: 300})
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
     assert ranking(series_standings(series))[0] == (1, "Anna", 500)
     save_series(
@@ -185,7 +167,7 @@ def test_rule_change_recomputes_and_keeps_the_old_rule_in_history(players):
 
 
 def test_series_rule_errors_name_the_field(players):
-    t1 = evening(1, {players[0]: 1})
+    t1 = paper_evening(1, {players[0]: 1})
     with pytest.raises(ValidationError) as exc:
         save_series(name="X", season="1", tournaments=[t1], counting="placement")
     assert "placement_points" in exc.value.message_dict
@@ -309,7 +291,7 @@ def test_series_standings_queries_are_constant(players):
             Player.objects.create(first_name=f"V{i}", last_name=f"N{i}") for i in range(per_evening)
         ]
         ts = [
-            evening(day, {p: i * 10 + day for i, p in enumerate(people)})
+            paper_evening(day, {p: i * 10 + day for i, p in enumerate(people)})
             for day in range(1, evenings + 1)
         ]
         return save_series(name=f"S{evenings}", season="1", tournaments=ts)
@@ -333,8 +315,8 @@ def test_merge_moves_registrations_and_keeps_history(players, director):
     typo = Player.objects.create(
         first_name="Ana", last_name="SpielerAnna", club="TSV", year_of_birth=1961
     )
-    t1 = evening(1, {a: 100, b: 50})
-    t2 = evening(2, {typo: 300, b: 50})
+    t1 = paper_evening(1, {a: 100, b: 50})
+    t2 = paper_evening(2, {typo: 300, b: 50})
     typo_id = typo.pk
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2])
     assert [r.name for r in series_standings(series).rows if r.rank] == ["Bert SpielerBert"]
@@ -358,7 +340,7 @@ def test_merge_moves_registrations_and_keeps_history(players, director):
 
 def test_merge_refuses_two_records_in_the_same_tournament(players):
     a, b, _c, _d = players
-    t1 = evening(1, {a: 100, b: 50})
+    t1 = paper_evening(1, {a: 100, b: 50})
     with pytest.raises(ValidationError) as exc:
         tournament_services.merge_players(a, b)
     assert "Abend 1" in exc.value.messages[0] and "nicht möglich" in exc.value.messages[0]
@@ -369,7 +351,7 @@ def test_merge_refuses_two_records_in_the_same_tournament(players):
 
 def test_search_players_by_name_parts_regulars_first(players):
     a, b, _c, _d = players
-    evening(1, {b: 1})
+    paper_evening(1, {b: 1})
     assert tournament_services.search_players("s") == []
     found = tournament_services.search_players("spieler")
     assert found[0] == b and found[0].tournaments == 1 and len(found) == 4
@@ -379,7 +361,7 @@ def test_search_players_by_name_parts_regulars_first(players):
 
 def test_register_player_reuses_the_chosen_player_and_stores_the_year(players):
     a = players[0]
-    t = evening(1, {})
+    t = paper_evening(1, {})
     reg = tournament_services.register_player(
         t, first_name="", last_name="", player_id=a.pk, year_of_birth=1970
     )
@@ -401,8 +383,8 @@ def test_register_player_reuses_the_chosen_player_and_stores_the_year(players):
 
 def test_director_builds_a_series_and_the_public_page_shows_it(client, director, players):
     a, b, c, _d = players
-    t1 = evening(1, {a: 500, b: 300, c: 100})
-    t2 = evening(2, {a: 100, b: 400, c: 50})
+    t1 = paper_evening(1, {a: 500, b: 300, c: 100})
+    t2 = paper_evening(2, {a: 100, b: 400, c: 50})
     client.force_login(director)
     response = client.post(
         "/serie/neu/",
@@ -448,7 +430,7 @@ def test_director_builds_a_series_and_the_public_page_shows_it(client, director,
 
 
 def test_series_form_errors_are_shown_at_the_field(client, director, players):
-    t1 = evening(1, {players[0]: 1})
+    t1 = paper_evening(1, {players[0]: 1})
     client.force_login(director)
     response = client.post(
         "/serie/neu/",
@@ -460,7 +442,7 @@ def test_series_form_errors_are_shown_at_the_field(client, director, players):
 
 
 def test_series_pages_for_staff_only(client, clerk, players):
-    t1 = evening(1, {players[0]: 1})
+    t1 = paper_evening(1, {players[0]: 1})
     series = save_series(name="S", season="1", tournaments=[t1])
     assert client.get("/serie/neu/").status_code == 302  # to the login
     client.force_login(clerk)
@@ -473,7 +455,7 @@ def test_series_pages_for_staff_only(client, clerk, players):
 
 def test_series_results_pdf(client, players):
     pytest.importorskip("weasyprint")
-    t1 = evening(1, {players[0]: 100, players[1]: 50})
+    t1 = paper_evening(1, {players[0]: 100, players[1]: 50})
     series = save_series(name="Cup", season="2026", tournaments=[t1])
     response = client.get(f"/serie/{series.pk}/druck/rangliste.pdf")
     assert response.status_code == 200 and response.content.startswith(b"%PDF")
@@ -481,7 +463,7 @@ def test_series_results_pdf(client, players):
 
 def test_type_ahead_and_registration_of_the_chosen_player(client, director, players):
     a = players[0]
-    t = evening(1, {})
+    t = paper_evening(1, {})
     client.force_login(director)
     html = client.get("/spieler/suche/", {"first_name": "ann", "last_name": ""}).content.decode()
     assert f'data-player="{a.pk}"' in html and "SpielerAnna" in html
@@ -517,8 +499,8 @@ def test_type_ahead_and_registration_of_the_chosen_player(client, director, play
 
 def test_director_merges_two_players_on_the_players_page(client, director, players):
     a, b, _c, _d = players
-    evening(1, {a: 1})
-    evening(2, {b: 1})
+    paper_evening(1, {a: 1})
+    paper_evening(2, {b: 1})
     client.force_login(director)
     assert "SpielerAnna" in client.get("/spieler/", {"q": "spieler"}).content.decode()
     response = client.post("/spieler/", {"keep": a.pk, "duplicate": b.pk})
@@ -526,7 +508,7 @@ def test_director_merges_two_players_on_the_players_page(client, director, playe
     assert Registration.objects.filter(player=a).count() == 2
     response = client.post("/spieler/", {"keep": a.pk, "duplicate": 99999})
     assert response.status_code == 422 and "99999 gibt es nicht" in response.content.decode()
-    evening(3, {a: 1, players[2]: 1})
+    paper_evening(3, {a: 1, players[2]: 1})
     response = client.post("/spieler/", {"keep": a.pk, "duplicate": players[2].pk})
     assert response.status_code == 422 and "nicht möglich" in response.content.decode()
 
@@ -534,8 +516,8 @@ def test_director_merges_two_players_on_the_players_page(client, director, playe
 def test_series_page_escapes_names_and_hides_those_without_consent(client, players):
     a, b, _c, _d = players
     hostile = Player.objects.create(first_name="<script>x</script>", last_name="Z", club="<b>C</b>")
-    t1 = evening(1, {a: 100, hostile: 50})
-    t2 = evening(2, {a: 100, hostile: 50, b: 10}, consent=False)
+    t1 = paper_evening(1, {a: 100, hostile: 50})
+    t2 = paper_evening(2, {a: 100, hostile: 50, b: 10}, consent=False)
     Registration.objects.filter(tournament=t2, player=hostile).update(consent_public=True)
     series = save_series(name="Cup", season="2026", tournaments=[t1, t2], best_of=1)
     page = client.get(f"/serie/{series.pk}/").content.decode()

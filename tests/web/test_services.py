@@ -9,32 +9,9 @@ from scoring import services
 from scoring.errors import EntryRefused
 from scoring.models import Hand, SeatScore
 from scoring.services.evaluation import _field_for
-from tests.conftest import make_tournament
+from tests.factories.hands import entry
+from tests.factories.tournaments import make_tournament, three_table
 from tournament.models import Round, Tournament
-
-
-def three_table(tournament):
-    return (
-        tournament.round_set.get(number=1)
-        .tables.filter(seats__position=2)
-        .exclude(seats__position=3)
-        .first()
-    )
-
-
-def entry(**kw):
-    values = dict(
-        number=1,
-        dealer=0,
-        declarer=1,
-        bid=300,
-        outcome="played",
-        trump="H",
-        melds={0: 20, 1: 140, 2: 60},
-        tricks={0: 30, 1: 175, 2: 45},
-    )
-    values.update(kw)
-    return services.HandInput(**values)
 
 
 def test_save_stores_entry_and_engine_scores(tournament, clerk):

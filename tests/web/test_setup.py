@@ -7,29 +7,19 @@ import pytest
 from django.urls import reverse
 
 from rules import PRESETS
-from tests.conftest import close_round_anyway, make_tournament
+from tests.factories.tournaments import close_round_anyway, make_tournament
+from tests.factories.web import NEW_TOURNAMENT
 from tournament import services
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
-NEW = {
-    "name": "Herbstbinokel",
-    "date": "2026-11-28",
-    "venue": "Esslingen",
-    "preset": "club-tournament",
-    "overrides": "",
-    "rounds": 3,
-    "games_per_round": 12,
-    "four_table_mode": "sit-out",
-    "entry_mode": "hands",
-    "lost_game_fee": "0.50",
-}
-
 
 def test_director_creates_a_tournament_with_a_frozen_ruleset(client, director):
     client.force_login(director)
-    response = client.post(reverse("tournament:create"), dict(NEW, overrides='{"min_bid": 200}'))
+    response = client.post(
+        reverse("tournament:create"), dict(NEW_TOURNAMENT, overrides='{"min_bid": 200}')
+    )
     assert response.status_code == 302
     tournament = Tournament.objects.get(name="Herbstbinokel")
     assert tournament.ruleset.min_bid == 200
@@ -69,7 +59,7 @@ def test_director_creates_a_tournament_with_a_frozen_ruleset(client, director):
 )
 def test_bad_set_up_is_refused_at_its_field(client, director, change, field, words):
     client.force_login(director)
-    response = client.post(reverse("tournament:create"), dict(NEW, **change))
+    response = client.post(reverse("tournament:create"), dict(NEW_TOURNAMENT, **change))
     assert response.status_code == 422
     errors = response.context["form"].errors
     assert any(words in e for e in errors[field]), errors
@@ -79,15 +69,16 @@ def test_bad_set_up_is_refused_at_its_field(client, director, change, field, wor
 def test_every_set_up_problem_is_shown_at_once(client, director):
     client.force_login(director)
     response = client.post(
-        reverse("tournament:create"), dict(NEW, overrides='{"min_bid": 155}', games_per_round=10)
+        reverse("tournament:create"),
+        dict(NEW_TOURNAMENT, overrides='{"min_bid": 155}', games_per_round=10),
     )
     assert set(response.context["form"].errors) == {"overrides", "games_per_round"}
 
 
 def test_clerk_and_public_cannot_set_up(client, clerk):
-    assert client.post(reverse("tournament:create"), NEW).status_code == 302  # to login
+    assert client.post(reverse("tournament:create"), NEW_TOURNAMENT).status_code == 302  # to login
     client.force_login(clerk)
-    assert client.post(reverse("tournament:create"), NEW).status_code == 403
+    assert client.post(reverse("tournament:create"), NEW_TOURNAMENT).status_code == 403
     assert not Tournament.objects.exists()
 
 

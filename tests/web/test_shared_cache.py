@@ -33,7 +33,7 @@ from django.db import connection
 from bench.app_bench import _wait_for
 from bench.load_test import _free_port, hand_form_data
 from scoring import services
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

@@ -19,6 +19,8 @@ from django.urls import reverse
 from archive import site
 from scoring import selectors
 from series.services import save_series
+from tests.factories.evenings import define_prizes, paper_evening, prize_evening
+from tests.factories.web import standings_rows
 from tournament.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -30,16 +32,6 @@ def links_of(html: str) -> list[str]:
     document = lxml.html.document_fromstring(html)
     return [e.get("href") for e in document.iter("a", "link") if e.get("href")] + [
         e.get("src") for e in document.iter("img", "script") if e.get("src")
-    ]
-
-
-def standings_rows(html: str) -> list[list[str]]:
-    """The rows of the standings table: each cell's text, whitespace collapsed."""
-    document = lxml.html.document_fromstring(html)
-    return [
-        [" ".join(cell.text_content().split()) for cell in row.iter("td", "th")]
-        for table in document.iter("table")
-        for row in table.iter("tr")
     ]
 
 
@@ -172,8 +164,6 @@ def test_a_player_page_shows_any_round_he_played(results_night, client):
 def test_a_series_exports_its_table_and_each_evening(
     players_for_series, client, director, tmp_path
 ):
-    from tests.web.test_series import evening as paper_evening
-
     a, b, c = players_for_series
     first = paper_evening(1, {a: 500, b: 300, c: 400})
     second = paper_evening(2, {a: 100, b: 300, c: 200}, consent=False)
@@ -221,11 +211,8 @@ def players_for_series():
 
 
 def test_the_tie_break_shared_places_and_prizes_read_as_live(client):
-    from tests.web import prize_evening
-    from tests.web.test_prizes import define
-
-    tournament = prize_evening.evening(tie_break=Tournament.TieBreak.BEST_ROUND)
-    define(tournament)
+    tournament = prize_evening(tie_break=Tournament.TieBreak.BEST_ROUND)
+    define_prizes(tournament)
     files = site.export_site(tournament)
     # the prize list as the public page shows it, linked from the standings and the index
     live_prizes = client.get(reverse("prizes:list", args=[tournament.pk])).content.decode()

@@ -16,9 +16,13 @@ import time
 import urllib.parse
 import urllib.request
 
+import pytest
+
 from bench.load_test import _free_port
 from bench.slow_clients import Trickler
-from tests.web.test_venue import Venue, _once  # noqa: F401 - SQLite only, as the venue
+from tests.factories.venue import Venue
+
+pytestmark = pytest.mark.usefixtures("venue_on_sqlite")  # SQLite only, as the venue
 
 TABLE = "/turnier/1/runde/3/tisch/1/"
 

@@ -12,28 +12,10 @@ from scoring import links, services
 from scoring.errors import EntryRefused
 from scoring.models import Hand, TableLink
 from table_entry import services as table_entry_services
-from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_views import form_data
+from tests.factories.tournaments import close_round_anyway, make_tournament, three_table
+from tests.factories.web import form_data, link_page, phone
 
 pytestmark = pytest.mark.django_db
-
-
-def three_table(tournament, round_number=1):
-    return (
-        tournament.round_set.get(number=round_number)
-        .tables.filter(seats__position=2)
-        .exclude(seats__position=3)
-        .order_by("number")
-        .first()
-    )
-
-
-def page(link):
-    return reverse("table_entry:page", args=[link.token])
-
-
-def phone() -> Client:
-    return Client()
 
 
 def test_token_has_at_least_128_random_bits_and_is_unique_per_table(at_table):
@@ -51,13 +33,13 @@ def test_a_table_enters_a_hand_with_the_table_as_author(at_table):
     table = three_table(at_table)
     link = links.live_link(table)
     client = phone()
-    response = client.get(page(link))
+    response = client.get(link_page(link))
     body = response.content.decode()
     assert response.status_code == 200
     assert response["Referrer-Policy"] == "strict-origin"
     assert 'inputmode="numeric"' in body and "Spiel eintragen" in body
     assert "Abmelden" not in body and "Einloggen" not in body  # nothing else of the app
-    response = client.post(page(link), form_data(table))
+    response = client.post(link_page(link), form_data(table))
     assert response.status_code == 302
     hand = Hand.objects.get()
     assert hand.scores == [50, 320, 110]
@@ -72,7 +54,7 @@ def test_engine_errors_show_inline_and_save_nothing(at_table):
     table = three_table(at_table)
     link = links.live_link(table)
     client = phone()
-    response = client.post(page(link), form_data(table, tricks_0=90))
+    response = client.post(link_page(link), form_data(table, tricks_0=90))
     assert response.status_code == 422
     assert not Hand.objects.exists()
     check = client.post(
@@ -86,8 +68,8 @@ def test_correction_from_the_table_is_a_new_version_in_history(at_table):
     table = three_table(at_table)
     link = links.live_link(table)
     client = phone()
-    client.post(page(link), form_data(table))
-    client.post(page(link), form_data(table, bid=310, version=1, reason="Reizwert 310"))
+    client.post(link_page(link), form_data(table))
+    client.post(link_page(link), form_data(table, bid=310, version=1, reason="Reizwert 310"))
     hand = Hand.objects.get()
     assert hand.version == 2 and hand.bid == 310
     assert [r.history_user_label for r in hand.history.all()] == [
@@ -101,7 +83,7 @@ def test_repeated_send_of_the_same_new_hand_is_saved_once(at_table):
     link = links.live_link(table)
     client = phone()
     for _ in range(2):
-        response = client.post(page(link), form_data(table), HTTP_ACCEPT="application/json")
+        response = client.post(link_page(link), form_data(table), HTTP_ACCEPT="application/json")
         assert response.status_code == 200 and response.json()["status"] == "saved"
     assert Hand.objects.count() == 1 and Hand.objects.get().version == 1
 
@@ -111,12 +93,14 @@ def test_conflicting_new_hand_shows_both_versions_and_overwrites_nothing(at_tabl
     link = links.live_link(table)
     services.save_hand(table, _input(table), clerk)  # the clerk typed game 1 meanwhile
     client = phone()
-    response = client.post(page(link), form_data(table, bid=310))
+    response = client.post(link_page(link), form_data(table, bid=310))
     assert response.status_code == 409
     body = response.content.decode()
     assert "Zwei Fassungen" in body and "310" in body and "300" in body
     assert Hand.objects.get().bid == 300
-    as_json = client.post(page(link), form_data(table, bid=310), HTTP_ACCEPT="application/json")
+    as_json = client.post(
+        link_page(link), form_data(table, bid=310), HTTP_ACCEPT="application/json"
+    )
     assert as_json.status_code == 409 and as_json.json()["status"] == "conflict"
 
 
@@ -137,7 +121,7 @@ def test_opponent_confirms_with_stimmt_but_not_the_entering_phone(at_table, clie
     table = three_table(at_table)
     link = links.live_link(table)
     scorer, opponent = phone(), phone()
-    scorer.post(page(link), form_data(table))
+    scorer.post(link_page(link), form_data(table))
     hand = Hand.objects.get()
     confirm = reverse("table_entry:confirm", args=[link.token])
     # provisional in the public standings until confirmed
@@ -147,7 +131,7 @@ def test_opponent_confirms_with_stimmt_but_not_the_entering_phone(at_table, clie
     scorer.post(confirm, {"spiel": 1, "version": 1, "code": code})
     hand.refresh_from_db()
     assert not hand.confirmed
-    assert "stimmt" in opponent.get(page(link)).content.decode()
+    assert "stimmt" in opponent.get(link_page(link)).content.decode()
     opponent.post(confirm, {"spiel": 1, "version": 1, "code": code})
     hand.refresh_from_db()
     assert hand.confirmed and hand.confirmer.startswith(f"Tisch {table.number} (Link), Gerät")
@@ -165,7 +149,7 @@ def test_provisional_counts_only_hands_from_the_table(at_table, clerk):
     services.save_hand(table, _input(table), clerk)
     assert all(not r.provisional for r in _standings(at_table))
     link = links.live_link(table)
-    phone().post(page(link), form_data(table, number=2, dealer=1))
+    phone().post(link_page(link), form_data(table, number=2, dealer=1))
     assert sum(r.provisional for r in _standings(at_table)) == 3
 
 
@@ -176,7 +160,7 @@ def test_with_clerk_confirmation_the_table_cannot_confirm_but_the_clerk_can(
     at_table.save()
     table = three_table(at_table)
     link = links.live_link(table)
-    phone().post(page(link), form_data(table))
+    phone().post(link_page(link), form_data(table))
     phone().post(
         reverse("table_entry:confirm", args=[link.token]),
         {"spiel": 1, "version": 1, "code": links.confirmation_code(link)},
@@ -204,7 +188,7 @@ def test_token_cannot_write_another_table(at_table):
     link = links.live_link(mine)
     client = phone()
     # the table is the link's, whatever the form says: there is no table field to change
-    client.post(page(link), {**form_data(mine), "table": other.pk})
+    client.post(link_page(link), {**form_data(mine), "table": other.pk})
     assert not other.hands.exists()
     services.save_hand(other, _input(other), None)
     other_hand = other.hands.get()
@@ -216,7 +200,7 @@ def test_token_cannot_write_another_table(at_table):
     other_hand.refresh_from_db()
     assert not other_hand.confirmed
     # and another table's hands are not shown
-    assert f"Tisch {other.number} ·" not in client.get(page(link)).content.decode()
+    assert f"Tisch {other.number} ·" not in client.get(link_page(link)).content.decode()
 
 
 def test_token_cannot_read_or_write_another_round_or_tournament(at_table, director):
@@ -235,7 +219,7 @@ def test_token_cannot_read_or_write_another_round_or_tournament(at_table, direct
         reverse("tournament:registrations", args=[at_table.pk]),
         reverse("admin:index"),
     ):
-        client.get(page(link))  # holding the link gives no session rights
+        client.get(link_page(link))  # holding the link gives no session rights
         response = client.get(url)
         assert response.status_code == 302 and "/login/" in response["Location"], url
     # the next round's tables are not reachable with this round's token
@@ -245,9 +229,9 @@ def test_token_cannot_read_or_write_another_round_or_tournament(at_table, direct
 
     tournament_services.draw_round(round2, seed=3)
     tournament_services.start_round(round2)
-    response = client.get(page(link))
+    response = client.get(link_page(link))
     assert response.status_code == 410 and "abgeschlossen" in response.content.decode()
-    assert client.post(page(link), form_data(table)).status_code == 410
+    assert client.post(link_page(link), form_data(table)).status_code == 410
     assert not Hand.objects.exists()
 
 
@@ -255,13 +239,13 @@ def test_after_close_the_token_gives_a_clear_page_and_writes_nothing(at_table):
     table = three_table(at_table)
     link = links.live_link(table)
     client = phone()
-    client.post(page(link), form_data(table))
+    client.post(link_page(link), form_data(table))
     close_round_anyway(at_table)
-    response = client.get(page(link))
+    response = client.get(link_page(link))
     assert response.status_code == 410
     assert "Runde abgeschlossen" in response.content.decode()
     assert response["Referrer-Policy"] == "strict-origin"
-    response = client.post(page(link), form_data(table, bid=310, version=1))
+    response = client.post(link_page(link), form_data(table, bid=310, version=1))
     assert response.status_code == 410
     response = client.post(
         reverse("table_entry:confirm", args=[link.token]), {"spiel": 1, "version": 1}
@@ -275,13 +259,13 @@ def test_unknown_and_planned_and_switched_off_links_give_clear_pages(tournament)
     table = three_table(tournament)
     link = links.live_link(table)
     client = phone()
-    response = client.get(page(link))  # table entry is off in this tournament
+    response = client.get(link_page(link))  # table entry is off in this tournament
     assert response.status_code == 403 and "nicht am Tisch" in response.content.decode()
     tournament.table_entry = "opponent"
     tournament.save()
     tournament.entry_mode = "totals"
     tournament.save()
-    assert client.get(page(link)).status_code == 403  # paper mode: round totals only
+    assert client.get(link_page(link)).status_code == 403  # paper mode: round totals only
     tournament.entry_mode = "hands"
     tournament.save()
     assert client.get(reverse("table_entry:page", args=["x" * 27])).status_code == 404
@@ -292,7 +276,7 @@ def test_unknown_and_planned_and_switched_off_links_give_clear_pages(tournament)
 
     tournament_services.draw_round(round2, seed=3)
     planned = links.live_link(round2.tables.first())
-    response = client.get(page(planned))
+    response = client.get(link_page(planned))
     assert response.status_code == 403 and "noch nicht begonnen" in response.content.decode()
 
 
@@ -313,9 +297,9 @@ def test_director_lists_links_and_a_new_link_revokes_the_old(at_table, director,
     assert old.revoked_at is not None
     new = links.live_link(table)
     assert new.token != old.token
-    gone = phone().get(page(old))
+    gone = phone().get(link_page(old))
     assert gone.status_code == 410 and "gilt nicht mehr" in gone.content.decode()
-    assert phone().get(page(new)).status_code == 200
+    assert phone().get(link_page(new)).status_code == 200
     assert TableLink.objects.filter(table=table).count() == 2
 
 
@@ -351,12 +335,12 @@ def test_throttled_per_token_with_a_clear_page(at_table, settings):
     settings.TABLE_LINK_RATE_TOKEN = "3/h"
     link = links.live_link(three_table(at_table))
     client = phone()
-    assert [client.get(page(link)).status_code for _ in range(3)] == [200] * 3
-    response = client.get(page(link))
+    assert [client.get(link_page(link)).status_code for _ in range(3)] == [200] * 3
+    response = client.get(link_page(link))
     assert response.status_code == 429 and "Bitte kurz warten" in response.content.decode()
     # another table's link from another phone is not affected
     other = links.live_link(at_table.round_set.get(number=1).tables.exclude(pk=link.table_id)[0])
-    assert phone().get(page(other)).status_code == 200
+    assert phone().get(link_page(other)).status_code == 200
 
 
 def test_guessing_tokens_is_throttled_per_address_and_prefix_never_the_valid_links(
@@ -371,8 +355,8 @@ def test_guessing_tokens_is_throttled_per_address_and_prefix_never_the_valid_lin
     ]
     assert codes == [404] * 5 + [429]
     # behind the hall's one router address the valid links go on working (round 3, 6.)
-    assert [client.get(page(link)).status_code for _ in range(3)] == [200] * 3
-    assert phone().post(page(link), form_data(link.table)).status_code == 302
+    assert [client.get(link_page(link)).status_code for _ in range(3)] == [200] * 3
+    assert phone().post(link_page(link), form_data(link.table)).status_code == 302
     # the guessed prefix is refused from any address; another prefix elsewhere is not
     other = phone()
     guess = reverse("table_entry:page", args=["guess" + "0" * 21 + "9"])  # same 8 first
@@ -385,11 +369,11 @@ def test_csrf_is_kept_on_table_pages(at_table):
     table = three_table(at_table)
     link = links.live_link(table)
     client = Client(enforce_csrf_checks=True)
-    client.get(page(link))
-    assert client.post(page(link), form_data(table)).status_code == 403
+    client.get(link_page(link))
+    assert client.post(link_page(link), form_data(table)).status_code == 403
     assert not Hand.objects.exists()
     token = client.cookies["csrftoken"].value
-    response = client.post(page(link), {**form_data(table), "csrfmiddlewaretoken": token})
+    response = client.post(link_page(link), {**form_data(table), "csrfmiddlewaretoken": token})
     assert response.status_code == 302 and Hand.objects.count() == 1
 
 
@@ -399,7 +383,7 @@ def test_tokens_never_reach_the_logs(at_table, caplog):
     link = links.live_link(three_table(at_table))
     links.renew_link(link.table)
     with caplog.at_level("WARNING", logger="django.request"):
-        phone().get(page(link))  # 410: Django logs "Gone: <path>"
+        phone().get(link_page(link))  # 410: Django logs "Gone: <path>"
     logged = [r for r in caplog.records if r.name == "django.request"]
     assert logged and "/t/…/" in logged[0].getMessage()
     assert all(link.token not in r.getMessage() for r in logged)
@@ -454,7 +438,7 @@ def test_clerk_overview_shows_entered_at_table_confirmed_missing_and_silent(
     round_ = at_table.round_set.get(number=1)
     table = three_table(at_table)
     link = links.live_link(table)
-    phone().post(page(link), form_data(table))
+    phone().post(link_page(link), form_data(table))
     client.force_login(clerk)
     body = client.get(reverse("scoring:clerk", args=[at_table.pk])).content.decode()
     assert "1 am Tisch eingetragen" in body and "1 unbestätigt" in body
@@ -491,8 +475,8 @@ def test_the_phone_page_names_its_buttons_in_the_tables_words(at_table):
     table = three_table(at_table)
     link = links.live_link(table)
     client = phone()
-    new = client.get(page(link)).content.decode()
+    new = client.get(link_page(link)).content.decode()
     assert "Spiel eintragen" in new and 'data-drop="Eingabe löschen"' in new
-    client.post(page(link), form_data(table))
-    correction = client.get(page(link) + "?spiel=1").content.decode()
+    client.post(link_page(link), form_data(table))
+    correction = client.get(link_page(link) + "?spiel=1").content.decode()
     assert "Korrektur speichern" in correction and "Spiel eintragen" not in correction

@@ -17,18 +17,14 @@ from scoring import links, services
 from scoring.errors import EntryRefused
 from scoring.models import Hand
 from table_entry import services as table_entry_services
-from tests.conftest import close_round_anyway
-from tests.web.test_services import entry
+from tests.factories.hands import entry
+from tests.factories.tournaments import close_round_anyway, first_round_tables
 from tournament.models import Round
 
 pytestmark = pytest.mark.django_db
 
 ENTERING_PHONE = "a1" * 8
 OPPONENT_PHONE = "b2" * 8
-
-
-def tables(tournament):
-    return list(tournament.round_set.get(number=1).tables.order_by("number"))
 
 
 def entered_at(table) -> Hand:
@@ -46,7 +42,7 @@ def confirmation(hand: Hand) -> tuple:
 
 
 def test_a_link_cannot_confirm_a_hand_of_another_table(at_table):
-    first, second, *_ = tables(at_table)
+    first, second, *_ = first_round_tables(at_table)
     hand = entered_at(second)
     before = confirmation(hand)
     other_table = table_entry_services.source(links.live_link(first), OPPONENT_PHONE)
@@ -62,7 +58,7 @@ def test_a_link_cannot_confirm_a_hand_of_another_table(at_table):
 
 
 def test_check_link_live_refuses_a_closed_round(at_table):
-    table = tables(at_table)[0]
+    table = first_round_tables(at_table)[0]
     link = links.live_link(table)
     round_ = table.round
     services.check_link_live(link, round_)  # running: the link is live
@@ -77,7 +73,7 @@ def test_check_link_live_refuses_a_closed_round(at_table):
 
 
 def test_check_link_live_says_why_a_link_is_not_live(at_table):
-    table = tables(at_table)[0]
+    table = first_round_tables(at_table)[0]
     link = links.live_link(table)
     round_ = table.round
 
@@ -103,7 +99,7 @@ def test_check_link_live_says_why_a_link_is_not_live(at_table):
 def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table):
     """:func:`confirm_hand_at_table` has no round check of its own: the link's check is all
     that keeps an opponent's "stimmt" out of a closed round."""
-    table = tables(at_table)[0]
+    table = first_round_tables(at_table)[0]
     hand = entered_at(table)
     close_round_anyway(at_table)
     before = confirmation(hand)
@@ -118,7 +114,7 @@ def test_a_hand_of_a_closed_round_cannot_be_confirmed_through_its_link(at_table)
 
 
 def test_each_refusal_of_stimmt_says_why_and_changes_nothing(at_table):
-    table = tables(at_table)[0]
+    table = first_round_tables(at_table)[0]
     hand = entered_at(table)
     before = confirmation(hand)
     entering = table_entry_services.source(links.live_link(table), ENTERING_PHONE)
@@ -142,7 +138,7 @@ def test_each_refusal_of_stimmt_says_why_and_changes_nothing(at_table):
 def test_stimmt_is_refused_where_a_clerk_confirms(tournament):
     tournament.table_entry = "clerk"  # entered at the table, confirmed by a clerk
     tournament.save()
-    table = tables(tournament)[0]
+    table = first_round_tables(tournament)[0]
     hand = entered_at(table)
     before = confirmation(hand)
     opponent = table_entry_services.source(links.live_link(table), OPPONENT_PHONE)
@@ -157,7 +153,7 @@ def test_stimmt_is_refused_where_a_clerk_confirms(tournament):
 def test_stimmt_is_kept_in_the_history_and_makes_the_standings_stale(
     at_table, django_capture_on_commit_callbacks
 ):
-    table = tables(at_table)[0]
+    table = first_round_tables(at_table)[0]
     hand = entered_at(table)
     key = f"standings-version:{at_table.pk}"
     cached = services.cache_version(key)
@@ -176,7 +172,7 @@ def test_stimmt_is_kept_in_the_history_and_makes_the_standings_stale(
 def test_a_phone_remembers_the_last_twenty_one_tables_it_confirms_for(at_table):
     """The confirmation code is typed once per phone and table; the session keeps the
     newest links (at most 21), drops anything that is not a link id, and ignores spaces."""
-    link = links.live_link(tables(at_table)[0])
+    link = links.live_link(first_round_tables(at_table)[0])
     code = links.confirmation_code(link)
     session = {table_entry_services.CONFIRMER_SESSION_KEY: ["junk", *range(1000, 1030)]}
     assert not table_entry_services.check_confirmation_code(session, link, "0000" + code)

@@ -11,27 +11,26 @@ from django.urls import reverse
 
 from scoring import selectors
 from scoring.selectors import StandingRow, assign_places
+from tests.factories.evenings import prize_evening, ranks
 from tournament.models import Tournament
-
-from .prize_evening import evening, ranks
 
 pytestmark = pytest.mark.django_db
 
 
 def test_default_shares_places_on_equal_points():
-    rows = selectors.standings(evening())
+    rows = selectors.standings(prize_evening())
     assert ranks(rows) == [(1, 1), (2, 1), (3, 1), (6, 1), (4, 5), (5, 5), (7, 7)]
 
 
 def test_best_round_then_fewer_lost_then_shared():
-    rows = selectors.standings(evening(Tournament.TieBreak.BEST_ROUND))
+    rows = selectors.standings(prize_evening(Tournament.TieBreak.BEST_ROUND))
     # 2 (best 300, 1 lost) before 1 and 6 (best 300, 2 lost: shared), then 3 (best 250);
     # 4 (best 400) before 5 (best 300); the next place after a shared one is skipped
     assert ranks(rows) == [(2, 1), (1, 2), (6, 2), (3, 4), (4, 5), (5, 6), (7, 7)]
 
 
 def test_a_single_round_always_shares():
-    rows = selectors.standings(evening(Tournament.TieBreak.BEST_ROUND), round_number=2)
+    rows = selectors.standings(prize_evening(Tournament.TieBreak.BEST_ROUND), round_number=2)
     assert [r.rank for r in rows if r.start_number in (2, 5)] == [1, 1]
 
 
@@ -89,7 +88,7 @@ def test_the_setting_is_chosen_at_set_up(client, director):
 
 
 def test_standings_page_and_results_pdf_say_which_tie_break_applies(client):
-    tournament = evening(Tournament.TieBreak.BEST_ROUND)
+    tournament = prize_evening(Tournament.TieBreak.BEST_ROUND)
     page = client.get(reverse("scoring:standings", args=[tournament.pk])).content.decode()
     assert "entscheidet die beste Einzelrunde" in page
     if not shutil.which("pdftotext"):

@@ -10,7 +10,8 @@ from rules.totals import hand_score_bounds
 from scoring import selectors, services
 from scoring.errors import EntryRefused
 from scoring.models import Hand, RoundTotal
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
+from tests.factories.web import table_url
 
 pytestmark = pytest.mark.django_db
 
@@ -18,17 +19,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def paper():
     return make_tournament(entry_mode="totals")
-
-
-def three_table(tournament):
-    table = (
-        tournament.round_set.get(number=1)
-        .tables.filter(seats__position=2)
-        .exclude(seats__position=3)
-        .first()
-    )
-    url = reverse("scoring:table", args=[tournament.pk, 1, table.number])
-    return url, table
 
 
 def totals_data(**kw):
@@ -43,7 +33,7 @@ def totals_data(**kw):
 
 def test_clerk_enters_round_totals_and_standings_count_them(client, paper, clerk):
     client.force_login(clerk)
-    url, table = three_table(paper)
+    url, table = table_url(paper)
     page = client.get(url).content.decode()
     assert 'name="points_0"' in page and "Papiermodus" in page and 'name="declarer"' not in page
     response = client.post(url, totals_data())
@@ -63,7 +53,7 @@ def test_clerk_enters_round_totals_and_standings_count_them(client, paper, clerk
 
 def test_implausible_totals_are_named_by_field_and_nothing_is_saved(client, paper, clerk):
     client.force_login(clerk)
-    url, _ = three_table(paper)
+    url, _ = table_url(paper)
     high = 12 * hand_score_bounds(paper.ruleset, 3).high
     response = client.post(
         url, totals_data(points_0=1235, points_1=high + 10, won_2=9, lost_2=4, points_2="")
@@ -79,7 +69,7 @@ def test_implausible_totals_are_named_by_field_and_nothing_is_saved(client, pape
 
 def test_declarer_games_of_the_whole_table_cannot_exceed_the_games(client, paper, clerk):
     client.force_login(clerk)
-    url, _ = three_table(paper)
+    url, _ = table_url(paper)
     response = client.post(url, totals_data(won_0=5, lost_0=3, won_1=3))
     assert response.status_code == 422
     assert "Am Tisch wurden 17 Spiele als Spielführer eingetragen" in response.content.decode()
@@ -88,7 +78,7 @@ def test_declarer_games_of_the_whole_table_cannot_exceed_the_games(client, paper
 
 def test_a_correction_keeps_history_and_a_stale_form_is_refused(client, paper, clerk, director):
     client.force_login(clerk)
-    url, table = three_table(paper)
+    url, table = table_url(paper)
     client.post(url, totals_data())
     # a second clerk (here the director) corrects player 0 from the current versions
     client.force_login(director)
@@ -110,20 +100,20 @@ def test_a_correction_keeps_history_and_a_stale_form_is_refused(client, paper, c
 
 
 def test_paper_mode_refuses_hand_entry_and_hand_mode_refuses_totals(paper, clerk):
-    from tests.conftest import make_tournament as make
+    from tests.factories.tournaments import make_tournament as make
 
-    _, table = three_table(paper)
+    _, table = table_url(paper)
     with pytest.raises(EntryRefused):
         services.save_hand(table, services.HandInput(1, 0, 1, 300, "played"), clerk)
     hands_tournament = make()
-    _, other = three_table(hands_tournament)
+    _, other = table_url(hands_tournament)
     with pytest.raises(EntryRefused):
         services.save_round_totals(other, {0: services.TotalInput(100)}, clerk)
     assert not Hand.objects.exists() and not RoundTotal.objects.exists()
 
 
 def test_public_cannot_post_totals(client, paper):
-    url, _ = three_table(paper)
+    url, _ = table_url(paper)
     response = client.post(url, totals_data())
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert not RoundTotal.objects.exists()
@@ -131,7 +121,7 @@ def test_public_cannot_post_totals(client, paper):
 
 def test_closed_round_locks_totals(client, paper, clerk):
     client.force_login(clerk)
-    url, _ = three_table(paper)
+    url, _ = table_url(paper)
     services.close_round(paper.round_set.get(number=1), reason="Test: Runde ohne alle Spiele")
     assert client.post(url, totals_data()).status_code == 403
     assert not RoundTotal.objects.exists()
@@ -149,6 +139,6 @@ def test_a_first_entry_racing_another_is_refused_as_stale_not_a_500(
 
     monkeypatch.setattr(services.totals, "_store_round_totals", racing)
     client.force_login(clerk)
-    url, _ = three_table(paper)
+    url, _ = table_url(paper)
     response = client.post(url, totals_data())
     assert response.status_code == 409

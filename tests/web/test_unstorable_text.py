@@ -16,7 +16,7 @@ from openpyxl import load_workbook
 
 from archive import site, transfer
 from series.services import save_series
-from tests.conftest import make_tournament
+from tests.factories.tournaments import make_tournament
 from tournament.models import Player, Registration
 from tournament.text import StorableText, first_unstorable, xml_safe
 

@@ -5,77 +5,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sqlite3
 import stat
 import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from bench.load_test import _free_port
 from operations import venue
 from scoring.qr import qr_svg
+from tests.factories.venue import Venue, http_get
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(autouse=True)
-def _once():
-    # the venue keeps its own SQLite file; running it again in the PostgreSQL run adds nothing
-    if connection.vendor != "sqlite":
-        pytest.skip("venue mode runs on SQLite; checked in the SQLite run")
-
-
-def _get(url: str) -> tuple[int, dict, bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-class Venue:
-    def __init__(self, data: Path, port: int, log: Path, demo: bool = True):
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_", "BINOKEL_"))
-        }
-        # its own static folder: venues of tests running in parallel (pytest-xdist) must
-        # not run collectstatic into the same folder at once
-        env["DJANGO_STATIC_ROOT"] = str(data.parent / "static")
-        self.base = f"http://127.0.0.1:{port}"
-        self.log = log
-        command = [sys.executable, "-m", "operations.venue", "--data", str(data)]
-        command += ["--bind", "127.0.0.1", "--port", str(port)]
-        command += ["--demo"] if demo else []
-        command += ["--backup-minutes", "0.02"]
-        with open(log, "ab") as out:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-            )
-
-    def wait(self) -> None:
-        for _ in range(600):
-            if self.process.poll() is not None:
-                raise AssertionError(self.log.read_text()[-3000:])
-            try:
-                if _get(f"{self.base}/turnier/1/")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise AssertionError("venue did not answer: " + self.log.read_text()[-3000:])
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(timeout=60)
+pytestmark = pytest.mark.usefixtures("venue_on_sqlite")
 
 
 @contextlib.contextmanager
@@ -103,31 +46,31 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
     first = Venue(data, port, tmp_path / "venue.log")
     try:
         first.wait()
-        status, headers, body = _get(f"{first.base}/turnier/1/")
+        status, headers, body = http_get(f"{first.base}/turnier/1/")
         assert status == 200 and "Rangliste" in body.decode()
 
         # the QR code on the projector and join screen is the standings address for phones
-        status, headers, svg = _get(f"{first.base}/turnier/1/qr.svg")
+        status, headers, svg = http_get(f"{first.base}/turnier/1/qr.svg")
         assert status == 200 and headers["Content-Type"] == "image/svg+xml"
         assert svg == qr_svg(f"{first.base}/turnier/1/")
-        assert _get(f"{first.base}/turnier/1/beitreten/")[0] == 200
-        status, headers, pdf = _get(f"{first.base}/turnier/1/druck/aushang.pdf")
+        assert http_get(f"{first.base}/turnier/1/beitreten/")[0] == 200
+        status, headers, pdf = http_get(f"{first.base}/turnier/1/druck/aushang.pdf")
         assert status == 200 and pdf.startswith(b"%PDF")
 
         # DEBUG is off: a wrong address gets the plain 404, no URL list, no settings
-        status, _, body = _get(f"{first.base}/gibt-es-nicht/")
+        status, _, body = http_get(f"{first.base}/gibt-es-nicht/")
         assert status == 404
         assert b"URLconf" not in body and b"DEBUG" not in body
         # static files are served (WhiteNoise, hashed names after collectstatic)
-        page = _get(f"{first.base}/turnier/1/")[2].decode()
+        page = http_get(f"{first.base}/turnier/1/")[2].decode()
         css = page.split('href="', 2)[1].split('"')[0] if 'href="/static/' in page else None
-        assert css and _get(f"{first.base}{css}")[0] == 200
+        assert css and http_get(f"{first.base}{css}")[0] == 200
 
         # a second venue on the same data folder refuses to start, and says why
         other = Venue(data, _free_port(), tmp_path / "other.log")
         assert other.process.wait(timeout=60) == 1
         assert "läuft schon ein Turnierabend" in (tmp_path / "other.log").read_text()
-        assert _get(f"{first.base}/turnier/1/")[0] == 200  # the first one runs on
+        assert http_get(f"{first.base}/turnier/1/")[0] == 200  # the first one runs on
 
         # backups by the timer (every 1.2 s here) land in the data folder
         deadline = time.monotonic() + 30
@@ -166,8 +109,8 @@ def test_venue_serves_phones_with_debug_off_and_resumes_after_a_restart(tmp_path
         assert key_file.read_text() == key
         # the demo holds three evenings (1 running, 2 and 3 finished): a second demo
         # would add a fourth
-        assert _get(f"{second.base}/turnier/3/")[0] == 200
-        assert _get(f"{second.base}/turnier/4/")[0] == 404
+        assert http_get(f"{second.base}/turnier/3/")[0] == 200
+        assert http_get(f"{second.base}/turnier/4/")[0] == 404
         assert not part.exists()
         assert "Halbe Sicherung entfernt" in (tmp_path / "venue.log").read_text()
     finally:
@@ -208,7 +151,7 @@ def test_closing_a_round_writes_a_backup_and_the_overview_shows_its_time(
     client, director, clerk, tmp_path, settings
 ):
     from scoring import services
-    from tests.conftest import make_tournament
+    from tests.factories.tournaments import make_tournament
 
     settings.BACKUP_DIR = str(tmp_path / "sicherungen")
     tournament = make_tournament(players=9)
@@ -262,7 +205,7 @@ def test_an_empty_secret_key_file_is_refused_not_used(tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_a_failing_backup_never_undoes_or_breaks_a_round_close(tmp_path, settings):
     from scoring import services
-    from tests.conftest import make_tournament
+    from tests.factories.tournaments import make_tournament
 
     blocker = tmp_path / "keine-mappe"
     blocker.write_text("a file where the backup folder should be")

@@ -12,42 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Hand
-from tests.conftest import close_round_anyway
+from tests.factories.tournaments import close_round_anyway
+from tests.factories.web import form_data, table_url
 
 pytestmark = pytest.mark.django_db
-
-
-def table_url(tournament, name="scoring:table", table_number=None):
-    table = (
-        tournament.round_set.get(number=1)
-        .tables.filter(seats__position=2)
-        .exclude(seats__position=3)
-        .first()
-    )
-    return reverse(name, args=[tournament.pk, 1, table_number or table.number]), table
-
-
-def form_data(table, **kw):
-    data = {
-        "number": 1,
-        "dealer": 0,
-        "declarer": 1,
-        "bid": 300,
-        "trump": "H",
-        "outcome": "played",
-        "melds_0": 20,
-        "melds_1": 140,
-        "melds_2": 60,
-        "tricks_0": 30,
-        "tricks_1": 175,
-        "tricks_2": 45,
-        "won": "",
-        "penalty_type": "",
-        "penalty_seat": "",
-        "version": "",
-    }
-    data.update(kw)
-    return data
 
 
 def test_public_cannot_reach_or_write_clerk_pages(client, tournament):

@@ -10,9 +10,9 @@ from django.urls import reverse
 
 from printing import pdfs
 from scoring import selectors, services
-from tests.conftest import close_round_anyway, make_tournament
-from tests.printing.test_pdfs import text_of
-from tests.web.test_services import entry
+from tests.factories.hands import entry
+from tests.factories.pdf import text_of
+from tests.factories.tournaments import close_round_anyway, make_tournament
 
 
 def _lost_hand_at_first_table(tournament, clerk):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.conftest import close_round_anyway
+from tests.factories.tournaments import close_round_anyway
 from tournament import services
 from tournament.models import Round
 

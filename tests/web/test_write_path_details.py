@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from scoring import links, services
 from scoring.models import Hand, RoundTotal
 from table_entry import services as table_entry_services
-from tests.conftest import close_round_anyway, make_tournament
-from tests.web.test_services import entry, three_table
+from tests.factories.hands import entry
+from tests.factories.tournaments import close_round_anyway, make_tournament, three_table
 from tournament import services as tournament_services
 from tournament.models import Round
 
