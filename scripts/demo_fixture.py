@@ -7,7 +7,7 @@ scripts/demo_fixture.py``.  It builds everything in a temporary SQLite database 
 ``manage.py generate_tournament`` (hands dealt and played out by the rules engine; fixed
 seeds, so the same code makes the same demo; about 20 of 30 players come back each
 evening, so the series recognises them), then dumps it over the fixture.
-tests/web/test_demo_fixture.py fails while a demo tournament's ruleset is not its preset's
+tests/operations/test_demo_fixture.py fails while a demo tournament's ruleset is not its preset's
 current version.
 """
 

@@ -12,7 +12,7 @@ Nothing here opens a database file except through SQLite.  On POSIX, closing *an
 descriptor of a file drops every lock the process holds on it, SQLite's among them; the
 round-close backup runs inside the server process, so one ``open()`` of the live file
 would let the next process that exits delete ``-wal`` and ``-shm`` under the running
-server (``tests/web/test_backup_locks.py``).  Whether a file is SQLite at all is therefore
+server (``tests/archive/test_backup_locks.py``).  Whether a file is SQLite at all is therefore
 asked of SQLite, and a database too damaged to copy is moved aside, never read byte by byte.
 
 Backups are written with mode 0600: they hold session keys, password hashes and personal

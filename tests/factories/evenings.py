@@ -102,7 +102,7 @@ def paper_evening(day: int, results: dict, *, finished: bool = True, consent: bo
 
 def results_evening(clerk):
     """The evening the results website and the newspaper report are tested on (issue 28),
-    in tests/web and tests/browser: nine players (every third without consent, two in a
+    in tests/archive and tests/browser: nine players (every third without consent, two in a
     category "Damen"), table entry on: round 1 with three games entered at each table and
     closed (shared places), round 2 drawn and running with its tables' live links, round 3
     to come."""
