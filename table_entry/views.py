@@ -172,22 +172,6 @@ def _page_context(request, link, form, evaluation=None, stale=None, mine=None) -
     }
 
 
-def _same_values(hand: Hand, form: HandForm) -> bool:
-    """Whether ``form`` holds exactly the stored ``hand`` (a repeated send of an entry the
-    server already has, e.g. from the phone's offline queue after a lost answer)."""
-    stored = HandForm.initial_from(hand)
-    data = form.cleaned_data
-    for key, value in stored.items():
-        if key == "version":
-            continue
-        got = data.get(key)
-        if key in ("trump", "penalty_type", "won"):
-            got, value = got or "", value or ""
-        if got != value:
-            return False
-    return True
-
-
 @never_cache
 @table_link_view
 def table_page(request: HttpRequest, link) -> HttpResponse:
@@ -244,14 +228,8 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
             via=phone.source(link, device),
         )
     except services.StaleEntry as exc:
-        current = exc.hand
-        if _same_values(current, form):  # already saved: a repeated send, not a conflict
-            if as_json:
-                return JsonResponse(
-                    {"status": "saved", "number": current.number, "version": current.version}
-                )
-            return redirect("table_entry:page", token=link.token)
-        return _conflict(request, link, form, current, as_json)
+        # a repeated send of what is stored is no conflict: save_hand returns it as saved
+        return _conflict(request, link, form, exc.hand, as_json)
     except services.EntryRefused as exc:
         return _refused(request, exc.reason, str(exc))
     if hand is None:

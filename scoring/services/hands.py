@@ -52,7 +52,9 @@ def save_hand(
 
     A new game number creates the hand; an existing one is a correction and requires
     ``expected_version`` to match the stored version (else :class:`StaleEntry` is
-    raised, carrying the current hand).  ``reason`` is kept as the history record's change
+    raised, carrying the current hand), unless the stored hand already holds exactly
+    these values: a repeated send (a double tap, a phone's offline queue after a lost
+    answer) returns the stored hand as saved and writes nothing.  ``reason`` is kept as the history record's change
     reason; a correction (``expected_version`` given) requires it, and once the round is
     closed every write does (an error on ``reason``), and only an account with
     ``scoring.correct_closed_round`` (the director) may write: the change is then an
@@ -109,24 +111,59 @@ def save_hand(
         "declarer_won": evaluation.score.declarer_won,
     }
     try:
-        with transaction.atomic():
-            hand = _write_hand(table, entry.number, values, user, expected_version, reason, via)
-            _rebuild_seat_scores(
-                hand, seats, positions, round_.number, tournament.pk, tournament.ruleset
-            )
-            transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+        try:
+            with transaction.atomic():
+                hand = _write_hand(table, entry.number, values, user, expected_version, reason, via)
+                _rebuild_seat_scores(
+                    hand, seats, positions, round_.number, tournament.pk, tournament.ruleset
+                )
+                transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+        except IntegrityError as exc:
+            # the same new game number committed meanwhile by another clerk: the unique
+            # constraint refuses the second insert.  Any other integrity error is a fault,
+            # not someone else's change, and is raised as it is (issue 29).
+            current = Hand.objects.filter(table=table, number=entry.number).first()
+            if current is None or not is_unique_clash(exc, Hand, "unique_hand_number"):
+                raise
+            raise StaleEntry(current) from exc
     except WriteRefused as exc:
         evaluation.errors.setdefault(exc.field, []).append(str(exc))
         return None, evaluation
-    except IntegrityError as exc:
-        # the same new game number committed meanwhile by another clerk: the unique
-        # constraint refuses the second insert.  Any other integrity error is a fault, not
-        # someone else's change, and is raised as it is (issue 29).
-        current = Hand.objects.filter(table=table, number=entry.number).first()
-        if current is None or not is_unique_clash(exc, Hand, "unique_hand_number"):
-            raise
-        raise StaleEntry(current) from exc
+    except StaleEntry as exc:
+        if _already_stored(exc.hand, values):
+            # a repeated send of what is stored (a double tap, the phone's offline queue
+            # after a lost answer): saved, not a conflict; nothing is written again
+            return exc.hand, evaluation
+        raise
     return hand, evaluation
+
+
+#: The fields a repeated send must match to count as already stored
+_ENTERED_FIELDS = (
+    "dealer",
+    "declarer",
+    "bid",
+    "trump",
+    "outcome",
+    "melds",
+    "tricks",
+    "won",
+    "penalty_type",
+    "penalty_seat",
+)
+
+
+def _already_stored(current: Hand, values: dict) -> bool:
+    """Whether ``current`` (the stored hand a save found newer than expected) already
+    holds exactly the entered ``values`` (as :func:`save_hand` would store them; blank
+    trump and penalty read as ``""``)."""
+    for key in _ENTERED_FIELDS:
+        stored, entered = getattr(current, key), values[key]
+        if key in ("trump", "penalty_type"):
+            stored, entered = stored or "", entered or ""
+        if stored != entered:
+            return False
+    return True
 
 
 def is_unique_clash(exc: IntegrityError, model, constraint: str) -> bool:

@@ -115,3 +115,19 @@ def test_a_game_number_has_one_bound(tournament, clerk, client):
     # checks the bound above); only what the column cannot hold is a 400
     assert client.get(url, {"spiel": top + 1}).status_code == 200
     assert client.get(url, {"spiel": 32_768}).status_code == 400
+
+
+def test_a_repeated_send_is_saved_once_in_the_service_for_every_path(tournament, clerk):
+    """The repeat check was in the phone's view only; the service now knows a repeated
+    send of what is stored (a double tap, the offline queue) from a conflict."""
+    table = three_table(tournament)
+    first, _ = services.save_hand(table, entry(), clerk)
+    again, evaluation = services.save_hand(table, entry(), clerk)
+    assert evaluation.ok and again.pk == first.pk and again.version == 1
+    assert first.history.count() == 1  # nothing written again
+    # the same with the blank trick field the engine computes
+    blank, _ = services.save_hand(table, entry(tricks={0: 30, 1: 175, 2: None}), clerk)
+    assert blank.pk == first.pk and blank.version == 1
+    with pytest.raises(services.StaleEntry) as conflict:
+        services.save_hand(table, entry(bid=350), clerk)
+    assert conflict.value.hand.bid == 300
