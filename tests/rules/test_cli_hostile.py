@@ -11,9 +11,8 @@ non-blank input line, in order — the answer, or ``{"errors": [{"field", "messa
 The streams are modelled on a real process under a UTF-8 locale: stdin and stdout are
 UTF-8 text streams with strict error handling that split lines at "\\n" only.
 
-Bugs found (each pinned by a strict xfail test at the end): while a ``BUG_*`` flag is
-``True`` the property tests steer around that input; when the bug is fixed its xfail test
-passes (``XPASS(strict)`` fails the run): set the flag to ``False``.
+The bugs these tests found are fixed; each is pinned by a ``test_bug_*`` test at the end,
+whose docstring says how it failed.
 
 Examples: 300 for argv, 250 for stdin lines (about 5 s).
 """
@@ -27,37 +26,10 @@ import sys
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import cli
-
-# Each BUG_* flag below names a bug these tests found (the text says how it failed).
-# All are fixed: the flags are False and their pinned tests run as regression tests.
-BUG_CLI_UNHASHABLE_BASE = False
-"""``{"ruleset": {"base": []}}`` (or ``{}`` as base): ``base not in PRESETS`` raises
-TypeError "unhashable type" in ``rules.presets.resolve_ruleset``: a traceback, exit 1."""
-
-BUG_CLI_HUGE_INT_LITERAL = False
-"""A JSON integer of more than 4300 digits: ``json.loads`` raises ValueError (Python's
-int-string limit), not JSONDecodeError, and ``rules.cli.answer`` catches only the latter:
-a traceback, exit 1."""
-
-BUG_CLI_HUGE_SCORE_OUTPUT = False
-"""``score`` with bid 5·10**4299 (4300 digits, read fine): the declarer's score -2·bid has
-4301 digits, and ``json.dumps`` of the answer raises ValueError (Python's int-string
-limit) in ``rules.cli.run``: a traceback, exit 1."""
-
-BUG_CLI_SURROGATE_KEY = False
-"""A key with a lone surrogate (``{"\\ud800": 1}``, valid JSON) is echoed raw as the error's
-``field``; ``json.dumps(..., ensure_ascii=False)`` keeps the surrogate and writing it to a
-UTF-8 stdout raises UnicodeEncodeError: a traceback, exit 1."""
-
-BUG_CLI_UNDECODABLE_STDIN = False
-"""Bytes that are not UTF-8 on stdin (e.g. a Latin-1 file) raise UnicodeDecodeError while
-``run`` iterates stdin: a traceback, exit 1, and no answer for the lines before it that
-were still buffered.  (Under the C/POSIX locale Python reads stdin with surrogateescape and
-this does not happen.)"""
 
 # HOSTILE_EXAMPLES=10 multiplies every max_examples below, for a longer fuzzing run.
 EXAMPLES_FACTOR = int(os.environ.get("HOSTILE_EXAMPLES", "1"))
@@ -230,45 +202,6 @@ def run_main(argv: list[str], stdin: str | bytes = b"") -> tuple[object, str, st
     return status, out.getvalue().decode("utf-8"), fake_err.getvalue()
 
 
-def _keys_with_surrogates(value) -> bool:
-    if isinstance(value, dict):
-        return any(
-            any(0xD800 <= ord(c) <= 0xDFFF for c in str(k)) or _keys_with_surrogates(v)
-            for k, v in value.items()
-        )
-    if isinstance(value, list):
-        return any(_keys_with_surrogates(v) for v in value)
-    return False
-
-
-def _has_huge_int(value) -> bool:
-    if isinstance(value, dict):
-        return any(_has_huge_int(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_huge_int(v) for v in value)
-    return type(value) is int and abs(value) >= 10**4290
-
-
-def hits_known_bug(line: str) -> bool:
-    if BUG_CLI_UNDECODABLE_STDIN and any(0xD800 <= ord(c) <= 0xDFFF for c in line):
-        return True  # a raw lone surrogate is sent as bytes that are not UTF-8
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, RecursionError):
-        return False
-    except ValueError:  # more than 4300 digits
-        return BUG_CLI_HUGE_INT_LITERAL
-    if BUG_CLI_HUGE_SCORE_OUTPUT and _has_huge_int(data):
-        return True
-    if BUG_CLI_SURROGATE_KEY and _keys_with_surrogates(data):
-        return True
-    if BUG_CLI_UNHASHABLE_BASE and isinstance(data, dict):
-        ruleset = data.get("ruleset")
-        if isinstance(ruleset, dict) and isinstance(ruleset.get("base"), list | dict):
-            return True
-    return False
-
-
 def assert_answers(command: str, lines: list[str], status, stdout: str, stderr: str) -> None:
     assert stderr == "", stderr
     assert "Traceback" not in stdout
@@ -315,7 +248,6 @@ def assert_answers(command: str, lines: list[str], status, stdout: str, stderr: 
 @given(command=st.sampled_from(sorted(VALID)), data=st.data())
 def test_every_stdin_line_gets_one_json_answer_and_never_a_traceback(command, data):
     lines = data.draw(lines_for(command))
-    assume(not any(hits_known_bug(line) for line in lines))
     ending = data.draw(st.sampled_from(["\n", "\r\n"]))
     text = "".join(line + ending for line in lines)
     status, stdout, stderr = run_main([command], text)
@@ -361,8 +293,9 @@ def test_any_argv_is_a_clean_usage_error_or_a_run(argv):
 
 @pytest.mark.parametrize("command", ["score", "meld", "check-play"])
 @pytest.mark.parametrize("base", [[], {}])
-@pytest.mark.xfail(BUG_CLI_UNHASHABLE_BASE, strict=True, reason="TypeError: unhashable type")
 def test_bug_unhashable_ruleset_base_is_a_field_error(command, base):
+    """Found by these tests, fixed since: ``{"ruleset": {"base": []}}`` (or ``{}`` as base): ``base not in PRESETS`` raises
+    TypeError "unhashable type" in ``rules.presets.resolve_ruleset``: a traceback, exit 1."""
     line = json.dumps(dict(VALID[command], ruleset={"base": base}))
     status, stdout, stderr = run_main([command], line + "\n")
     assert status == 2 and stderr == ""
@@ -370,8 +303,10 @@ def test_bug_unhashable_ruleset_base_is_a_field_error(command, base):
     assert error["field"] == "ruleset.base"
 
 
-@pytest.mark.xfail(BUG_CLI_HUGE_INT_LITERAL, strict=True, reason="ValueError: int digits limit")
 def test_bug_integer_of_5000_digits_is_a_line_error():
+    """Found by these tests, fixed since: A JSON integer of more than 4300 digits: ``json.loads`` raises ValueError (Python's
+    int-string limit), not JSONDecodeError, and ``rules.cli.answer`` catches only the latter:
+    a traceback, exit 1."""
     line = json.dumps(VALID["score"]).replace('"bid": 300', '"bid": 1' + "0" * 5000)
     status, stdout, stderr = run_main(["score"], line + "\n" + json.dumps(VALID["score"]) + "\n")
     assert status == 2 and stderr == ""
@@ -380,8 +315,10 @@ def test_bug_integer_of_5000_digits_is_a_line_error():
     assert second == {"scores": [320, 110, 50], "declarer_won": True}
 
 
-@pytest.mark.xfail(BUG_CLI_HUGE_SCORE_OUTPUT, strict=True, reason="ValueError: int digits limit")
 def test_bug_a_score_of_4301_digits_is_an_answer_or_a_line_error():
+    """Found by these tests, fixed since: ``score`` with bid 5·10**4299 (4300 digits, read fine): the declarer's score -2·bid has
+    4301 digits, and ``json.dumps`` of the answer raises ValueError (Python's int-string
+    limit) in ``rules.cli.run``: a traceback, exit 1."""
     line = json.dumps(dict(VALID["score"], bid=5 * 10**4299))
     status, stdout, stderr = run_main(["score"], line + "\n" + json.dumps(VALID["score"]) + "\n")
     assert stderr == "" and status in (0, 2)
@@ -392,16 +329,21 @@ def test_bug_a_score_of_4301_digits_is_an_answer_or_a_line_error():
 
 
 @pytest.mark.parametrize("command", ["score", "meld", "check-play"])
-@pytest.mark.xfail(BUG_CLI_SURROGATE_KEY, strict=True, reason="UnicodeEncodeError on stdout")
 def test_bug_lone_surrogate_in_a_key_is_a_field_error(command):
+    """Found by these tests, fixed since: A key with a lone surrogate (``{"\\ud800": 1}``, valid JSON) is echoed raw as the error's
+    ``field``; ``json.dumps(..., ensure_ascii=False)`` keeps the surrogate and writing it to a
+    UTF-8 stdout raises UnicodeEncodeError: a traceback, exit 1."""
     line = '{"\\ud800": 1, "ruleset": "club-tournament"}'
     status, stdout, stderr = run_main([command], line + "\n")
     assert status == 2 and stderr == ""
     assert json.loads(stdout)["errors"]
 
 
-@pytest.mark.xfail(BUG_CLI_UNDECODABLE_STDIN, strict=True, reason="UnicodeDecodeError on stdin")
 def test_bug_bytes_that_are_not_utf8_are_a_line_error():
+    """Found by these tests, fixed since: Bytes that are not UTF-8 on stdin (e.g. a Latin-1 file) raise UnicodeDecodeError while
+    ``run`` iterates stdin: a traceback, exit 1, and no answer for the lines before it that
+    were still buffered.  (Under the C/POSIX locale Python reads stdin with surrogateescape and
+    this does not happen.)"""
     good = json.dumps(VALID["score"]).encode()
     status, stdout, stderr = run_main(["score"], good + b"\n" + b'{"ruleset": "\xff"}\n' + good)
     assert status == 2 and stderr == ""
