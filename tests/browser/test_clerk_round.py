@@ -10,7 +10,7 @@ import re
 import pytest
 
 from scoring.models import Hand
-from tests.factories.browser import hands_for, require_chromium
+from tests.factories.browser import focused_field, hands_for, require_chromium
 from tests.factories.tournaments import make_tournament
 
 require_chromium()
@@ -87,7 +87,7 @@ def test_clerk_enters_a_round_by_keyboard_and_public_page_follows(
     hands = hands_for(tournament, table, tournament.games_per_round)
     for number, _dealer, sim, seats in hands:
         assert page.locator("h2").first.inner_text().endswith(str(number))
-        assert page.evaluate("document.activeElement.name") == "declarer"
+        assert focused_field(page, "declarer") == "declarer"
         keystrokes.append(type_hand(page, sim, seats))
         assert Hand.objects.count() == number, page.locator(".err").all_inner_texts()
 

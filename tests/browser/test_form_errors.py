@@ -9,7 +9,7 @@ import os
 import re
 
 from scoring.models import Hand
-from tests.factories.browser import PHONE_VIEWPORT, login, require_chromium
+from tests.factories.browser import PHONE_VIEWPORT, focused_field, login, require_chromium
 from tests.factories.tournaments import make_tournament
 
 require_chromium()
@@ -33,7 +33,7 @@ def test_durch_without_won_opens_section_and_focuses_it(
     path = f"/turnier/{tournament.pk}/runde/1/tisch/1/"
     page = login(browser, live_server, "clerk", "pw-clerk-123", path)
 
-    assert page.evaluate("document.activeElement.name") == "declarer"
+    assert focused_field(page, "declarer") == "declarer"
     assert not page.locator("details.more").evaluate("d => d.open")
     page.select_option("[name=declarer]", index=1)
     page.fill("[name=bid]", "1000")
@@ -42,7 +42,7 @@ def test_durch_without_won_opens_section_and_focuses_it(
         page.press("[name=outcome]", "Enter")  # Enter saves from a select too
     assert Hand.objects.count() == 0
     assert page.locator("details.more").evaluate("d => d.open")
-    assert page.evaluate("document.activeElement.name") == "won"
+    assert focused_field(page, "won") == "won"
     assert page.locator("[name=won]").get_attribute("aria-invalid") == "true"
     assert page.locator("#err-won").inner_text().strip()
     assert page.locator("[name=won]").is_visible()
@@ -68,7 +68,7 @@ def test_registration_page_focuses_the_name(
     page = login(
         browser, live_server, "leitung", "pw-director-123", f"/turnier/{tournament.pk}/anmeldungen/"
     )
-    assert page.evaluate("document.activeElement.name") == "first_name"
+    assert focused_field(page, "first_name") == "first_name"
     page.locator("details.more summary", has_text="Liste einfügen").click()
     page.fill("[name=players]", "Maier, Anna; SV Musterdorf\nNachname1, Vorname1; TSV")
     with page.expect_navigation():
@@ -97,7 +97,7 @@ def test_abgehen_with_trick_points_offers_to_clear_them_while_typing(
     page.select_option("[name=outcome]", "abgehen")
     offer = page.locator("#clear-tricks")
     offer.wait_for(state="visible")  # shown by the live check; the focus stays put
-    assert page.evaluate("document.activeElement.name") == "outcome"
+    assert focused_field(page, "outcome") == "outcome"
     assert "Felder leeren" in page.locator("#err-tricks_0").inner_text()
     page.click("[data-clear-tricks]")
     assert page.locator("[name=tricks_0]").input_value() == ""
@@ -118,7 +118,7 @@ def test_registration_edit_shows_the_history(
     director.groups.add(Group.objects.get(name=DIRECTOR_GROUP))
     path = f"/turnier/{tournament.pk}/anmeldungen/2/"
     page = login(browser, live_server, "leitung", "pw-director-123", path)
-    assert page.evaluate("document.activeElement.name") == "first_name"
+    assert focused_field(page, "first_name") == "first_name"
     page.fill("[name=club]", "SV Neudorf")
     with page.expect_navigation():
         page.press("[name=club]", "Enter")

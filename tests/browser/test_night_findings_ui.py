@@ -17,7 +17,7 @@ from django.db.models import F
 
 from scoring import links
 from scoring.models import Hand, RoundTotal
-from tests.factories.browser import PHONE, login, require_chromium
+from tests.factories.browser import PHONE, focused_field, login, require_chromium
 from tests.factories.tournaments import make_tournament
 from tournament.models import Player, Registration, Tournament
 
@@ -224,7 +224,7 @@ def test_phone_entry_shows_a_trick_sum_error_once_at_full_width(
         page.click("button.primary.big")
     assert Hand.objects.count() == 0
     _one_error_for_the_row(page, 390)
-    assert page.evaluate("document.activeElement.name") == "tricks_0"
+    assert focused_field(page, "tricks_0") == "tricks_0"
 
 
 def test_clerk_form_shows_a_trick_sum_error_once(

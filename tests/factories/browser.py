@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import time
 
 import pytest
 
@@ -96,3 +97,15 @@ def describe(violation: dict) -> str:
         for node in violation["nodes"][:4]
     )
     return f"{violation['id']} ({violation['impact']}): {violation['help']} — {nodes}"
+
+
+def focused_field(page, expected: str, timeout: float = 5.0) -> str | None:
+    """The ``name`` of the focused element, read until it is ``expected`` or ``timeout``
+    seconds have passed: autofocus and the page's own focus script run after the load
+    event, which a loaded machine can put after Playwright's return from ``goto``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        name = page.evaluate("document.activeElement && document.activeElement.name")
+        if name == expected or time.monotonic() > deadline:
+            return name
+        page.wait_for_timeout(50)
