@@ -38,6 +38,7 @@ from django.urls import Resolver404, ResolverMatch, resolve, reverse
 from django.utils import timezone, translation
 
 from printing.pdfs import rules_pdf
+from scoring.selectors import evening_finished
 from series.selectors import series_standings
 from tournament.formatting import name_sort_key
 from tournament.models import Round, Seat, Series, Tournament
@@ -125,8 +126,10 @@ def _public_page(address: str) -> str:
 class _Exporter:
     """Renders the pages of one tournament and maps the app's addresses to the files."""
 
-    def __init__(self, tournament: Tournament) -> None:
+    def __init__(self, tournament: Tournament, live: bool = False) -> None:
         self.tournament = tournament
+        # published while the evening runs: the index and the standings reload themselves
+        self.live = live and not evening_finished(tournament)
         self.rounds = list(range(1, tournament.rounds + 1))
         self.categories = [c.slug for c in tournament.categories.all()]
         self.has_prizes = tournament.prizes.exists()
@@ -221,6 +224,7 @@ class _Exporter:
                     key=lambda r: name_sort_key(r.player.last_name, r.player.first_name),
                 ),
                 "exported_at": timezone.localtime(),
+                "live": self.live,
             },
         )
         self.add(INDEX, index, "/")
@@ -228,7 +232,16 @@ class _Exporter:
         self.files.update(_static_files(self.static))
 
     def add(self, name: str, html: str, address: str) -> None:
-        self.files[name] = _static_page(html, address, name, self.file_for).encode()
+        page = _static_page(html, address, name, self.file_for)
+        if self.live and (name == INDEX or name in self.standings_files):
+            page = _reloading(page)
+        self.files[name] = page.encode()
+
+    @property
+    def standings_files(self) -> set[str]:
+        return {
+            _standings_file(n, c) for n in [None, *self.rounds] for c in [None, *self.categories]
+        }
 
 
 def _resolve(address: str, link: str) -> str:
@@ -279,10 +292,26 @@ def _static_page(html: str, address: str, name: str, file_for) -> str:
     return lxml.html.tostring(document, doctype="<!doctype html>", encoding="unicode")
 
 
-def export_site(tournament: Tournament, language: str = "de") -> dict[str, bytes]:
-    """The static website of ``tournament`` in ``language``: relative path → content."""
+#: Seconds after which a live page reloads itself (no script: a ``meta`` refresh)
+LIVE_RELOAD_SECONDS = 60
+
+
+def _reloading(html: str) -> str:
+    """``html`` with a ``meta`` refresh that reloads the page every
+    :data:`LIVE_RELOAD_SECONDS` (the club's web host runs no script of ours)."""
+    meta = f'<meta http-equiv="refresh" content="{LIVE_RELOAD_SECONDS}">'
+    return html.replace("<head>", "<head>" + meta, 1)
+
+
+def export_site(
+    tournament: Tournament, language: str = "de", live: bool = False
+) -> dict[str, bytes]:
+    """The static website of ``tournament`` in ``language``: relative path → content.
+    With ``live`` (publishing during the evening, :mod:`archive.publish`) and while the
+    evening is not finished, the index says so and it and the standings pages reload
+    themselves every minute."""
     with translation.override(language):
-        exporter = _Exporter(tournament)
+        exporter = _Exporter(tournament, live)
         exporter.pages()
     return dict(sorted(exporter.files.items()))
 

@@ -400,6 +400,17 @@ PUBLIC_BASE_URL = os.environ.get("BINOKEL_PUBLIC_URL", "").rstrip("/")
 # Automatic backups of the SQLite database (venue mode): at every round close, and shown
 # on the director's overview.  Empty: none.
 BACKUP_DIR = os.environ.get("BINOKEL_BACKUP_DIR", "")
+# Publishing the results to the club's website (archive.publish): the SFTP host keys
+# trusted so far (trust on first use), kept outside the database, its backups and exports.
+# Default: beside a SQLite database (the venue's data folder), else in the project folder.
+PUBLISH_KNOWN_HOSTS = os.environ.get("BINOKEL_PUBLISH_KNOWN_HOSTS") or str(
+    (
+        Path(DATABASES["default"]["NAME"]).parent
+        if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+        else BASE_DIR
+    )
+    / "veroeffentlichen-serverschluessel"
+)
 
 # DJANGO_HTTPS=0: served over plain HTTP on a venue's own network (no TLS proxy), so the
 # cookies cannot be "Secure" and there is nothing to redirect to.
