@@ -20,3 +20,16 @@ def backups(request) -> dict:
         "backup_dir": settings.BACKUP_DIR,
         "last_backup": partial(last_automatic_backup, settings.BACKUP_DIR),
     }
+
+
+def publishing(request) -> dict:
+    """Venue mode (``BINOKEL_PUBLISH_DIR`` set): ``publishing`` and ``publish_status``, a
+    callable giving how
+    the last upload to the club's website went (:func:`archive.publish.live.read_status`),
+    for the entry overview."""
+    from .publish.live import publish_folder, read_status
+
+    folder = publish_folder()
+    if folder is None:
+        return {}
+    return {"publishing": True, "publish_status": partial(read_status, folder)}

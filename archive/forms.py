@@ -1,6 +1,9 @@
-"""Forms of the archive: the choices for the newspaper report (:mod:`archive.press`)."""
+"""Forms of the archive: the choices for the newspaper report (:mod:`archive.press`) and
+where the club's website lives (:mod:`archive.publish`)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -43,3 +46,43 @@ class PressTextForm(forms.Form):
         validators=[StorableText()],
     )
     format = forms.ChoiceField(choices=[("txt", _("Text")), ("docx", _("Word (DOCX)"))])
+
+
+class PublishForm(forms.Form):
+    """Where the club's website lives, for the venue's publisher
+    (:mod:`archive.publish.live`).  The password field left empty keeps the stored one."""
+
+    target = forms.CharField(
+        label=_("Ziel"), max_length=500,
+        help_text=_(
+            "sftp://benutzer@server:22/ordner, ftps://benutzer@server/ordner "
+            "oder ein Ordner auf diesem Laptop (z. B. ein Cloud-Ordner)."
+        ),
+    )  # fmt: skip
+    password = forms.CharField(
+        label=_("Passwort"), max_length=200, required=False,
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text=_("Leer lassen: das gespeicherte bleibt."),
+    )  # fmt: skip
+    key_file = forms.CharField(
+        label=_("SFTP-Schlüsseldatei (statt Passwort)"), max_length=500, required=False
+    )
+    interval_minutes = forms.IntegerField(
+        label=_("Alle wie viele Minuten"), min_value=0, max_value=120, initial=5,
+        help_text=_("0: nur nach jeder Runde und auf Knopfdruck."),
+    )  # fmt: skip
+    allow_plain_ftp = forms.BooleanField(
+        label=_("Einfaches FTP erlauben (Passwort geht lesbar durchs Netz)"), required=False
+    )
+
+    def clean_target(self) -> str:
+        from .publish import PublishError, parse_target
+
+        value = self.cleaned_data["target"].strip()
+        try:
+            target = parse_target(value)
+        except PublishError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+        if target.scheme == "folder" and not Path(target.path).is_absolute():
+            raise forms.ValidationError(_("Bitte den vollen Pfad des Ordners angeben."))
+        return value

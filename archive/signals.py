@@ -1,4 +1,5 @@
-"""Receivers of the archive app: the automatic backup when a round is closed."""
+"""Receivers of the archive app: the automatic backup when a round is closed, and the
+request to publish the results to the club's website then."""
 
 from __future__ import annotations
 
@@ -22,3 +23,12 @@ def backup_after_close(sender, round_number: int, **kwargs) -> None:
         backup.automatic_backup(settings.BACKUP_DIR, f"runde-{round_number}")
     except (backup.BackupError, OSError):
         logger.exception("automatic backup after closing round %s failed", round_number)
+
+
+def publish_after_close(sender, round_number: int, **kwargs) -> None:
+    """Venue mode with publishing set up: ask the venue's publisher to upload the results
+    now (:func:`archive.publish.live.request_publish`), so the club's website shows a
+    round's result as soon as it is closed.  Never blocks or undoes the close."""
+    from .publish.live import request_publish
+
+    request_publish()

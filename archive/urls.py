@@ -13,4 +13,5 @@ urlpatterns = [
     path("serie/<int:pk>/website.zip", views.series_site_export, name="series_site"),
     path("turnier/<int:pk>/pressebericht/", views.press_report, name="press"),
     path("turnier/<int:pk>/sicherung/", views.backup_now, name="backup_now"),
+    path("turnier/<int:pk>/vereinsseite/", views.publish_page, name="publish"),
 ]

@@ -25,7 +25,8 @@ from series.selectors import series_standings, series_values
 from tournament.models import Series, Tournament
 
 from . import backup, exports, press, site
-from .forms import PressOptionsForm, PressTextForm
+from .forms import PressOptionsForm, PressTextForm, PublishForm
+from .publish import live
 
 #: ``export.<fmt>`` in the address: (file extension, content type)
 FORMATS = {
@@ -214,3 +215,67 @@ def _press_download(tournament: Tournament, data: dict, author: str = "") -> Htt
             f"{name}.docx",
         )
     return _attachment(data["text"], "text/plain; charset=utf-8", f"{name}.txt")
+
+
+@login_required
+@permission_required("tournament.change_tournament", raise_exception=True)
+def publish_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """*Vereinsseite*: where the club's website lives, how often the venue uploads the
+    results there, how the last upload went, and *Jetzt veröffentlichen* (venue mode
+    only: 404 without ``BINOKEL_PUBLISH_DIR``).  POST ``aktion=speichern`` stores the
+    target (:func:`archive.publish.live.save_settings`; an empty password keeps the
+    stored one) and asks for a first upload; ``aktion=jetzt`` asks for one now.  The
+    upload itself runs in the venue runner's publisher, never in this request."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    folder = live.publish_folder()
+    if folder is None:
+        raise Http404(_("Veröffentlichen gibt es nur auf dem Laptop des Turnierabends."))
+    stored = live.load_settings(folder)
+    mine = stored if stored is not None and stored.tournament_id == tournament.pk else None
+    form = PublishForm(
+        initial=(
+            {
+                "target": mine.target,
+                "key_file": mine.key_file,
+                "interval_minutes": mine.interval_minutes,
+                "allow_plain_ftp": mine.allow_plain_ftp,
+            }
+            if mine
+            else None
+        )
+    )
+    if request.method == "POST" and request.POST.get("aktion") == "jetzt":
+        if mine is None:
+            messages.error(request, _("Erst das Ziel speichern."))
+        else:
+            live.request_publish(folder)
+            messages.success(request, _("Die Veröffentlichung ist angestoßen."))
+        return redirect("archive:publish", pk=tournament.pk)
+    if request.method == "POST":
+        form = PublishForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            values = live.PublishSettings(
+                tournament_id=tournament.pk,
+                target=data["target"],
+                password=data["password"] or (mine.password if mine else ""),
+                key_file=data["key_file"].strip(),
+                interval_minutes=data["interval_minutes"],
+                allow_plain_ftp=data["allow_plain_ftp"],
+            )
+            live.save_settings(folder, values)
+            live.request_publish(folder)
+            messages.success(request, _("Gespeichert; die erste Veröffentlichung läuft gleich an."))
+            return redirect("archive:publish", pk=tournament.pk)
+    status = live.read_status(folder)
+    return render(
+        request,
+        "archive/publish.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "other": stored if stored is not None and mine is None else None,
+            "status": status,
+            "has_password": bool(mine and mine.password),
+        },
+    )

@@ -282,6 +282,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "archive.context_processors.backups",
+                "archive.context_processors.publishing",
                 "tournament.context_processors.demo",
             ],
         },
@@ -400,6 +401,10 @@ PUBLIC_BASE_URL = os.environ.get("BINOKEL_PUBLIC_URL", "").rstrip("/")
 # Automatic backups of the SQLite database (venue mode): at every round close, and shown
 # on the director's overview.  Empty: none.
 BACKUP_DIR = os.environ.get("BINOKEL_BACKUP_DIR", "")
+# Publishing the results to the club's website while the evening runs (archive.publish.live):
+# the venue's data folder, where the target and the publisher's status are kept.  Empty
+# (a server): no publishing from the web pages; ``manage.py publish_site`` still works.
+PUBLISH_DIR = os.environ.get("BINOKEL_PUBLISH_DIR", "")
 # Publishing the results to the club's website (archive.publish): the SFTP host keys
 # trusted so far (trust on first use), kept outside the database, its backups and exports.
 # Default: beside a SQLite database (the venue's data folder), else in the project folder.

@@ -137,6 +137,8 @@ def environment(data: Path, public_url: str, hosts: list[str]) -> dict[str, str]
         "BINOKEL_PUBLIC_URL": public_url,
         "BINOKEL_BACKUP_DIR": str(data / BACKUP_FOLDER),
         "BINOKEL_LOG_FILE": str(data / LOG_FILE),
+        # the results to the club's website: target and status in the data folder
+        "BINOKEL_PUBLISH_DIR": str(data),
         # the laptop's own browser may make the first account (never a server's)
         "BINOKEL_FIRST_RUN_PAGE": "1",
     }
@@ -550,9 +552,13 @@ def main(argv: list[str] | None = None) -> int:
         if signum is None:
             continue
         signal.signal(signum, lambda *_: stop.set())
+    from archive.publish.live import LivePublisher
+
+    publisher = LivePublisher(data)  # an upload runs in its own thread, never in a request
     try:
         next_backup = time.monotonic() + args.backup_minutes * 60
         while not stop.wait(1.0):
+            publisher.tick()
             if server.poll() is not None:
                 print("Der Server ist beendet.", file=sys.stderr)
                 return 1

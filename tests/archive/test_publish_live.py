@@ -1,0 +1,182 @@
+"""Publishing while the evening runs (issue 40.1): the director sets the target once on
+the *Vereinsseite* page (kept in the data folder, 0600, never in the database); the
+venue's publisher uploads in its own thread at the interval, after each round's close and
+on the button, backs off while the server cannot be reached, and the entry overview says
+"offline seit …" until it can again."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from archive.publish import live
+from archive.publish.sync import MANIFEST
+from tests.factories.tournaments import close_round_anyway
+
+pytestmark = pytest.mark.django_db
+
+
+class Clock:
+    """A monotonic clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # closed again when the probe goes
+
+
+@pytest.fixture
+def venue(tmp_path, settings):
+    """The venue's data folder, with publishing possible (as ``scripts/venue`` sets it)."""
+    data = tmp_path / "daten"
+    data.mkdir()
+    settings.PUBLISH_DIR = str(data)
+    settings.PUBLISH_KNOWN_HOSTS = str(data / "serverschluessel")
+    return data
+
+
+def test_the_publisher_uploads_at_its_interval_and_when_asked(results_night, venue, tmp_path):
+    site = tmp_path / "vereinsseite"
+    live.save_settings(venue, live.PublishSettings(results_night.pk, str(site), "", "", 5))
+    assert (venue / live.SETTINGS_FILE).stat().st_mode & 0o777 == 0o600
+    clock = Clock()
+    publisher = live.LivePublisher(venue, clock)
+    publisher.run(live.load_settings(venue))
+    status = live.read_status(venue)
+    assert status["ok_at"] and status["offline_since"] is None and status["uploaded"] > 10
+    assert (site / "gesamt.html").exists() and (site / MANIFEST).exists()
+    assert publisher.next_due == clock.now + 300
+    clock.now += 299
+    assert not publisher.tick()  # not due yet
+    live.request_publish(venue)  # the button, or a round's close
+    assert publisher.tick()
+    publisher.thread.join(timeout=60)
+    assert not (venue / live.TRIGGER_FILE).exists()
+
+
+def test_without_internet_it_backs_off_and_says_since_when(results_night, venue, tmp_path):
+    port = closed_port()
+    target = f"ftps://verein@127.0.0.1:{port}/www"
+    live.save_settings(venue, live.PublishSettings(results_night.pk, target, "geheim", "", 5))
+    clock = Clock()
+    publisher = live.LivePublisher(venue, clock)
+    values = live.load_settings(venue)
+    publisher.run(values)
+    first = live.read_status(venue)
+    assert "nicht erreichbar" in first["error"] and first["offline_since"]
+    assert publisher.next_due == clock.now + 30
+    clock.now += 40
+    publisher.run(values)
+    assert publisher.next_due == clock.now + 60  # doubled
+    assert live.read_status(venue)["offline_since"] == first["offline_since"]
+    for _ in range(6):
+        publisher.run(values)
+    assert publisher.next_due == clock.now + 300  # never later than the interval
+    # the club's web space is reachable again (here: a folder)
+    live.save_settings(
+        venue, live.PublishSettings(results_night.pk, str(tmp_path / "www"), "", "", 5)
+    )
+    publisher.run(live.load_settings(venue))
+    back = live.read_status(venue)
+    assert back["offline_since"] is None and back["error"] == "" and back["ok_at"]
+
+
+def test_a_round_close_asks_for_a_publish(
+    results_night, venue, tmp_path, django_capture_on_commit_callbacks
+):
+    live.save_settings(
+        venue, live.PublishSettings(results_night.pk, str(tmp_path / "www"), "", "", 0)
+    )
+    with django_capture_on_commit_callbacks(execute=True):  # round_closed: after the commit
+        close_round_anyway(results_night, 2)
+    assert (venue / live.TRIGGER_FILE).exists()
+    publisher = live.LivePublisher(venue, Clock())
+    publisher.next_due = float("inf")  # interval 0: only when asked
+    assert publisher.tick()
+    publisher.thread.join(timeout=60)
+
+
+def test_the_page_stores_the_target_privately_and_keeps_the_password(
+    results_night, venue, as_director
+):
+    url = reverse("archive:publish", args=[results_night.pk])
+    assert as_director.get(url).status_code == 200
+    data = {
+        "target": "sftp://verein@web.example:22/turnier",
+        "password": "geheim-123",
+        "key_file": "",
+        "interval_minutes": "5",
+        "aktion": "speichern",
+    }
+    assert as_director.post(url, data).status_code == 302
+    stored = json.loads((venue / live.SETTINGS_FILE).read_text("utf-8"))
+    assert stored["password"] == "geheim-123" and stored["tournament_id"] == results_night.pk
+    assert (venue / live.SETTINGS_FILE).stat().st_mode & 0o777 == 0o600
+    assert (venue / live.TRIGGER_FILE).exists()  # a first upload is asked for
+    page = as_director.get(url).content.decode()
+    assert "geheim-123" not in page and "Ein Passwort ist gespeichert." in page
+    assert (
+        as_director.post(url, {**data, "password": "", "interval_minutes": "0"}).status_code == 302
+    )
+    stored = json.loads((venue / live.SETTINGS_FILE).read_text("utf-8"))
+    assert stored["password"] == "geheim-123" and stored["interval_minutes"] == 0
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("sftp://verein:pw@web.example/x", "Passwort gehört nicht in die Zieladresse"),
+        ("gopher://verein@web.example/x", "Unbekannte Zieladresse"),
+        ("relativer/ordner", "vollen Pfad"),
+    ],
+)
+def test_a_target_that_cannot_be_used_is_an_error_at_its_field(
+    results_night, venue, as_director, target, words
+):
+    url = reverse("archive:publish", args=[results_night.pk])
+    response = as_director.post(
+        url, {"target": target, "interval_minutes": "5", "aktion": "speichern"}
+    )
+    assert response.status_code == 200
+    assert words in str(response.context["form"].errors["target"])
+    assert not (venue / live.SETTINGS_FILE).exists()
+
+
+def test_the_overview_shows_how_the_last_upload_went(results_night, venue, as_director, tmp_path):
+    overview = reverse("scoring:clerk", args=[results_night.pk])
+    assert "Vereinsseite" in as_director.get(overview).content.decode()
+    port = closed_port()
+    live.save_settings(
+        venue,
+        live.PublishSettings(results_night.pk, f"ftps://v@127.0.0.1:{port}/w", "x", "", 5),
+    )
+    live.LivePublisher(venue, Clock()).run(live.load_settings(venue))
+    assert "offline seit" in as_director.get(overview).content.decode()
+
+
+def test_without_a_venue_there_is_no_page_and_nothing_is_asked(
+    results_night, as_director, settings
+):
+    settings.PUBLISH_DIR = ""
+    url = reverse("archive:publish", args=[results_night.pk])
+    assert as_director.get(url).status_code == 404
+    live.request_publish()  # no folder: nothing happens, no error
+    overview = as_director.get(reverse("scoring:clerk", args=[results_night.pk]))
+    assert "Vereinsseite" not in overview.content.decode()
+
+
+def test_a_clerk_may_not_see_the_target(results_night, venue, client, clerk):
+    client.force_login(clerk)
+    assert client.get(reverse("archive:publish", args=[results_night.pk])).status_code == 403
+    assert Path(venue).exists()
