@@ -38,6 +38,7 @@ from django.urls import Resolver404, ResolverMatch, resolve, reverse
 from django.utils import timezone, translation
 
 from printing.pdfs import rules_pdf
+from printing import render as pdf_engine
 from scoring.selectors import evening_finished
 from series.selectors import series_standings
 from tournament.formatting import name_sort_key
@@ -228,7 +229,8 @@ class _Exporter:
             },
         )
         self.add(INDEX, index, "/")
-        self.files[RULES] = rules_pdf(self.tournament, translation.get_language() or "de")
+        if pdf_engine.PDF_ENGINE_ERROR is None:  # without Pango (a Windows laptop) the site has no PDF
+            self.files[RULES] = rules_pdf(self.tournament, translation.get_language() or "de")
         self.files.update(_static_files(self.static))
 
     def add(self, name: str, html: str, address: str) -> None:

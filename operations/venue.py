@@ -47,6 +47,8 @@ import threading
 import time
 from pathlib import Path
 
+import ifaddr
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = "~/Binokel-Turnier"
 DATABASE_FILE = "binokel.sqlite3"
@@ -70,18 +72,24 @@ def ensure_secret_key(path: Path) -> bool:
     return True
 
 
-def interface_addresses(listing: str) -> list[str]:
-    """The IPv4 addresses in the output of ``ip -4 -o addr show`` (Linux) or ``ifconfig``
-    (macOS, BSD): every ``inet a.b.c.d`` in ``listing``, in order, without repeats."""
-    found = re.findall(r"\binet (?:addr:)?(\d{1,3}(?:\.\d{1,3}){3})", listing)
+def adapter_addresses() -> list[str]:
+    """The IPv4 address of every network interface, loopback included, from the operating
+    system's own list (ifaddr: the same call on Linux, macOS and Windows; the laptop's
+    hotspot, e.g. 10.42.0.1, is there too), in order, without repeats."""
+    found = [
+        ip.ip
+        for adapter in ifaddr.get_adapters()
+        for ip in adapter.ips
+        if ip.is_IPv4 and isinstance(ip.ip, str)
+    ]
     return list(dict.fromkeys(found))
 
 
 def lan_addresses() -> list[str]:
     """The laptop's own IPv4 addresses other than loopback, best guess first: the address
     the system would send from into a private network (a UDP "connect" sends nothing),
-    then every interface's address (``ip`` or ``ifconfig``: the laptop's own hotspot, e.g.
-    10.42.0.1, has no route to probe), then the host name's.  May be empty (no network)."""
+    then every interface's address (:func:`adapter_addresses`: the laptop's own hotspot,
+    e.g. 10.42.0.1, has no route to probe), then the host name's.  May be empty (no network)."""
     found: list[str] = []
     for probe in ("192.168.0.1", "10.0.0.1", "172.16.0.1"):
         try:
@@ -90,16 +98,10 @@ def lan_addresses() -> list[str]:
                 found.append(sock.getsockname()[0])
         except OSError:
             continue
-    for command in (["ip", "-4", "-o", "addr", "show"], ["ifconfig"]):
-        try:
-            listing = subprocess.run(
-                command, capture_output=True, text=True, timeout=5, check=False
-            ).stdout
-        except (OSError, subprocess.SubprocessError):
-            continue
-        found += interface_addresses(listing)
-        if listing:
-            break
+    try:
+        found += adapter_addresses()
+    except OSError:  # no list from the system: the probes and the host name remain
+        pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             found.append(info[4][0])

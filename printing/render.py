@@ -22,8 +22,18 @@ from urllib.request import url2pathname
 
 from django.conf import settings
 from django.template.loader import render_to_string
-from weasyprint import CSS, HTML, Document
-from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+try:
+    from weasyprint import CSS, HTML, Document
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+except OSError as exc:  # Pango and its libraries are missing (a Windows laptop, say)
+    #: Why WeasyPrint cannot run here, or ``None``: the evening runs without it, and every
+    #: PDF address answers with a page saying what to install (printing.views)
+    PDF_ENGINE_ERROR: OSError | None = exc
+    CSS = HTML = Document = URLFetcherResponse = None  # type: ignore[assignment,misc]
+    URLFetcher = object  # type: ignore[assignment,misc]
+else:
+    PDF_ENGINE_ERROR = None
 
 STATIC_DIR = Path(settings.BASE_DIR) / "static"
 STYLESHEET = STATIC_DIR / "print" / "print.css"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from functools import wraps
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required, permission_required
@@ -30,6 +31,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.shortcuts import render as django_render
 from django.template import engines
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import get_language
@@ -42,6 +44,7 @@ from scoring.http import cache_entry, category_param, round_number_param
 from scoring.qr import standings_address
 from tournament.models import Round, Series, Tournament
 
+from . import render
 from .pdfs import (
     poster_pdf,
     prizes_pdf,
@@ -60,6 +63,28 @@ from .pdfs import (
 PUBLIC_PDF_CACHE_SECONDS = 60
 #: django-ratelimit group counting the renders of public PDFs per address
 PUBLIC_PDF_GROUP = "public-pdf"
+
+
+def needs_pdf_engine(view: Callable) -> Callable:
+    """Wrap a PDF view: where WeasyPrint cannot load its system libraries
+    (:data:`printing.render.PDF_ENGINE_ERROR`), answer with a page in the visitor's language
+    that says what to install (503), instead of a server error; the rest of the evening
+    works without PDFs."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if render.PDF_ENGINE_ERROR is not None:
+            response = django_render(
+                request,
+                "printing/no_pdf_engine.html",
+                {"error": render.PDF_ENGINE_ERROR},
+                status=503,
+            )
+            add_never_cache_headers(response)
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:

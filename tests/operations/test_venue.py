@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 import stat
 import subprocess
@@ -185,14 +186,19 @@ def test_automatic_backups_keep_the_newest_twenty(tmp_path, settings):
     assert (folder / "von-hand.sqlite3").exists()
 
 
-def test_interface_addresses_find_the_hotspot_on_linux_and_macos():
-    linux = (
-        "1: lo    inet 127.0.0.1/8 scope host lo\n"
-        "3: wlp2s0    inet 10.42.0.1/24 brd 10.42.0.255 scope global wlp2s0\n"
-    )
-    macos = "en0: flags=8863<UP> mtu 1500\n\tinet 192.168.137.1 netmask 0xffffff00\n"
-    assert venue.interface_addresses(linux) == ["127.0.0.1", "10.42.0.1"]
-    assert venue.interface_addresses(macos) == ["192.168.137.1"]
+def test_the_laptops_addresses_come_from_the_systems_own_list():
+    """ifaddr replaced parsing the output of ``ip`` (Linux) or ``ifconfig`` (macOS), which
+    Windows has neither of: on this Linux machine it lists every IPv4 address ``ip``
+    shows, loopback included, and the LAN guess keeps the non-loopback ones."""
+    listing = subprocess.run(
+        ["ip", "-4", "-o", "addr", "show"], capture_output=True, text=True, check=True
+    ).stdout
+    from_ip = re.findall(r"\binet (\d{1,3}(?:\.\d{1,3}){3})", listing)
+    found = venue.adapter_addresses()
+    assert "127.0.0.1" in found and set(from_ip) <= set(found)
+    lan = venue.lan_addresses()
+    assert "127.0.0.1" not in lan
+    assert {a for a in from_ip if not a.startswith("127.")} <= set(lan)
 
 
 def test_an_empty_secret_key_file_is_refused_not_used(tmp_path):
