@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.forms import IdMultipleChoiceField
+from tournament.forms import IdMultipleChoiceField, model_length
 from tournament.models import Series, Tournament
 
 
@@ -13,9 +13,11 @@ class SeriesForm(forms.Form):
     """A series: name, season, the evenings (tournaments) and the rule; checked by
     :func:`series.services.save_series`."""
 
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=model_length(Series, "name"))
     season = forms.CharField(
-        label=_("Saison"), max_length=40, help_text=_("z. B. 2026 oder 2026/27")
+        label=_("Saison"),
+        max_length=model_length(Series, "season"),
+        help_text=_("z. B. 2026 oder 2026/27"),
     )
     tournaments = IdMultipleChoiceField(
         label=_("Turniere (Abende)"),

@@ -110,14 +110,25 @@ class IdMultipleChoiceField(IdChoiceMixin, forms.ModelMultipleChoiceField):
             raise self._named(exc, value) from exc
 
 
+def model_length(model, field: str) -> int:
+    """The ``max_length`` of ``model``'s ``field``: the one bound a form field reads, so
+    the form and the database column never disagree (issue 39.2)."""
+    return model._meta.get_field(field).max_length
+
+
 class TournamentForm(forms.Form):
     """A new tournament: a preset ruleset, optionally with parameter overrides as JSON
     (e.g. ``{"min_bid": 200}``), frozen into the tournament by the service."""
 
-    name = forms.CharField(label=_("Name"), max_length=200, validators=[StorableText()])
+    name = forms.CharField(
+        label=_("Name"), max_length=model_length(Tournament, "name"), validators=[StorableText()]
+    )
     date = forms.DateField(label=_("Datum"), widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(
-        label=_("Ort"), max_length=200, required=False, validators=[StorableText()]
+        label=_("Ort"),
+        max_length=model_length(Tournament, "venue"),
+        required=False,
+        validators=[StorableText()],
     )
     preset = forms.ChoiceField(
         label=_("Regelwerk"), choices=[(rid, rs.name_de) for rid, rs in PRESETS.items()]
@@ -296,13 +307,20 @@ class RegistrationEditForm(forms.Form):
 
     first_name = forms.CharField(
         label=_("Vorname"),
-        max_length=100,
+        max_length=model_length(Player, "first_name"),
         widget=forms.TextInput(attrs={"autofocus": True}),
         validators=[StorableText()],
     )
-    last_name = forms.CharField(label=_("Nachname"), max_length=100, validators=[StorableText()])
+    last_name = forms.CharField(
+        label=_("Nachname"),
+        max_length=model_length(Player, "last_name"),
+        validators=[StorableText()],
+    )
     club = forms.CharField(
-        label=_("Verein"), max_length=200, required=False, validators=[StorableText()]
+        label=_("Verein"),
+        max_length=model_length(Player, "club"),
+        required=False,
+        validators=[StorableText()],
     )
     consent_public = forms.BooleanField(
         label=_("Name darf bei diesem Turnier veröffentlicht werden"), required=False

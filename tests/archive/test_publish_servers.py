@@ -90,7 +90,9 @@ class Sshd:
                 "-o", f"AuthorizedKeysFile={self.keys}",
                 "-o", f"PidFile={self.folder / 'sshd.pid'}",
             ],
-            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=(self.folder / "sshd.log").open("ab"),  # read when a test fails
         )  # fmt: skip
         wait_for_port(self.port)
 

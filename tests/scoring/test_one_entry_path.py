@@ -131,3 +131,21 @@ def test_a_repeated_send_is_saved_once_in_the_service_for_every_path(tournament,
     with pytest.raises(services.StaleEntry) as conflict:
         services.save_hand(table, entry(bid=350), clerk)
     assert conflict.value.hand.bid == 300
+
+
+def test_text_lengths_are_read_from_the_model():
+    from series.forms import SeriesForm
+    from tournament.forms import RegistrationEditForm, TournamentForm
+    from tournament.models import Player, Series
+
+    pairs = [
+        (TournamentForm.base_fields["name"], Tournament, "name"),
+        (TournamentForm.base_fields["venue"], Tournament, "venue"),
+        (RegistrationEditForm.base_fields["first_name"], Player, "first_name"),
+        (RegistrationEditForm.base_fields["last_name"], Player, "last_name"),
+        (RegistrationEditForm.base_fields["club"], Player, "club"),
+        (SeriesForm.base_fields["name"], Series, "name"),
+        (SeriesForm.base_fields["season"], Series, "season"),
+    ]
+    for form_field, model, name in pairs:
+        assert form_field.max_length == model._meta.get_field(name).max_length, name
