@@ -37,8 +37,8 @@ from django.test import RequestFactory
 from django.urls import Resolver404, ResolverMatch, resolve, reverse
 from django.utils import timezone, translation
 
-from printing.pdfs import rules_pdf
 from printing import render as pdf_engine
+from printing.pdfs import rules_pdf
 from scoring.selectors import evening_finished
 from series.selectors import series_standings
 from tournament.formatting import name_sort_key
@@ -229,7 +229,9 @@ class _Exporter:
             },
         )
         self.add(INDEX, index, "/")
-        if pdf_engine.PDF_ENGINE_ERROR is None:  # without Pango (a Windows laptop) the site has no PDF
+        if (
+            pdf_engine.PDF_ENGINE_ERROR is None
+        ):  # without Pango (a Windows laptop) the site has no PDF
             self.files[RULES] = rules_pdf(self.tournament, translation.get_language() or "de")
         self.files.update(_static_files(self.static))
 

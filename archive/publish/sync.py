@@ -48,7 +48,17 @@ def read_manifest(remote: Remote) -> dict[str, str]:
         return {}
     if not isinstance(files, dict):
         return {}
-    return {str(k): str(v) for k, v in files.items()}
+    # only names this program could have written: a manifest someone else edited must not
+    # make a publish delete files outside the site's folder
+    return {str(k): str(v) for k, v in files.items() if safe_name(str(k))}
+
+
+def safe_name(name: str) -> bool:
+    """Whether ``name`` is a relative path below the site's folder: ``/`` separated, no
+    empty, ``.`` or ``..`` part, no backslash, NUL or control character."""
+    if not name or name.startswith("/") or any(ord(c) < 32 or c == "\\" for c in name):
+        return False
+    return all(part not in ("", ".", "..") for part in name.split("/"))
 
 
 def publish_files(files: dict[str, bytes], remote: Remote, stand: str = "") -> PublishReport:
@@ -60,6 +70,9 @@ def publish_files(files: dict[str, bytes], remote: Remote, stand: str = "") -> P
         raise PublishError(
             _("%(name)s ist der Name der Liste dieses Programms.") % {"name": MANIFEST}
         )
+    for name in files:
+        if not safe_name(name):
+            raise PublishError(_("%(name)s liegt nicht im Zielordner.") % {"name": name})
     before = read_manifest(remote)
     now = {name: digest(content) for name, content in files.items()}
     uploaded = [name for name in files if before.get(name) != now[name]]

@@ -154,7 +154,10 @@ class FolderRemote(Remote):
             ) from exc
 
     def _path(self, name: str) -> Path:
-        return self.root.joinpath(*name.split("/"))
+        path = self.root.joinpath(*name.split("/"))
+        if not path.resolve().is_relative_to(self.root.resolve()):
+            raise PublishError(_("%(name)s liegt nicht im Zielordner.") % {"name": name})
+        return path
 
     def read(self, name: str) -> bytes | None:
         try:

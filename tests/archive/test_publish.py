@@ -167,3 +167,18 @@ def test_the_command_publishes_and_names_an_unreachable_server_in_german(
         call_command("publish_site", results_night.pk, target="ftps://verein@127.0.0.1:1/www")
     with pytest.raises(CommandError, match="Passwort gehört nicht"):
         call_command("publish_site", results_night.pk, target="ftps://v:geheim@127.0.0.1/www")
+
+
+def test_a_manifest_someone_else_edited_cannot_delete_outside_the_site(tmp_path):
+    folder = tmp_path / "verein"
+    outside = tmp_path / "wichtig.txt"
+    outside.write_bytes(b"bleibt")
+    folder.mkdir()
+    (folder / MANIFEST).write_text(
+        json.dumps({"files": {"../wichtig.txt": "x", "/etc/hostname": "x", "a.html": "x"}})
+    )
+    report = publish.publish_files({"b.html": b"2"}, FolderRemote(str(folder)), "1")
+    assert report.removed == ["a.html"]
+    assert outside.read_bytes() == b"bleibt"
+    with pytest.raises(publish.PublishError, match="liegt nicht im Zielordner"):
+        publish.publish_files({"../c.html": b"3"}, FolderRemote(str(folder)), "2")
