@@ -258,3 +258,14 @@ def test_typed_text_is_isolated_on_the_website(results_night):
         if name.startswith("spieler/") and "Umgedreht" in content.decode()
     )
     assert "<bdi>Anna\u202e Umgedreht</bdi>" in player
+
+
+def test_an_english_site_heads_each_player_page_in_english(results_night):
+    """Issue 37.39: an archived English player page was seen headed "Runde 3, Tisch 51".
+    Every page of the English export, players' pages included, says "Round … table …"."""
+    english = site.export_site(results_night, "en")
+    players = {name: content.decode() for name, content in english.items() if "spieler/" in name}
+    assert players
+    for name, html in players.items():
+        assert "Round 1, table" in html or "Round 2, table" in html, name
+        assert "Runde" not in html and "Tisch " not in html, name
