@@ -60,7 +60,7 @@ class PublishForm(forms.Form):
         ),
     )  # fmt: skip
     password = forms.CharField(
-        label=_("Passwort"), max_length=200, required=False,
+        label=_("Passwort"), max_length=200, required=False, strip=False,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
         help_text=_("Leer lassen: das gespeicherte bleibt."),
     )  # fmt: skip

@@ -178,7 +178,11 @@ class _Exporter:
             )
         if match.view_name == "prizes:list" and self.has_prizes:
             return "preise.html"
-        if match.view_name == "printing:rules" and not query.get("sprache"):
+        if (
+            match.view_name == "printing:rules"
+            and not query.get("sprache")
+            and pdf_engine.PDF_ENGINE_ERROR is None  # no PDF without Pango: no link
+        ):
             return RULES
         return None
 

@@ -224,7 +224,8 @@ def publish_page(request: HttpRequest, pk: int) -> HttpResponse:
     results there, how the last upload went, and *Jetzt veröffentlichen* (venue mode
     only: 404 without ``BINOKEL_PUBLISH_DIR``).  POST ``aktion=speichern`` stores the
     target (:func:`archive.publish.live.save_settings`; an empty password keeps the
-    stored one) and asks for a first upload; ``aktion=jetzt`` asks for one now.  The
+    stored one for the same address) and asks for a first upload; ``aktion=jetzt`` asks
+    for one now; ``aktion=aus`` turns publishing off (target and password deleted).  The
     upload itself runs in the venue runner's publisher, never in this request."""
     tournament = get_object_or_404(Tournament, pk=pk)
     folder = live.publish_folder()
@@ -244,6 +245,10 @@ def publish_page(request: HttpRequest, pk: int) -> HttpResponse:
             else None
         )
     )
+    if request.method == "POST" and request.POST.get("aktion") == "aus":
+        live.stop_publishing(folder)
+        messages.success(request, _("Veröffentlichen ist aus; Ziel und Passwort sind gelöscht."))
+        return redirect("archive:publish", pk=tournament.pk)
     if request.method == "POST" and request.POST.get("aktion") == "jetzt":
         if mine is None:
             messages.error(request, _("Erst das Ziel speichern."))
@@ -258,16 +263,22 @@ def publish_page(request: HttpRequest, pk: int) -> HttpResponse:
             values = live.PublishSettings(
                 tournament_id=tournament.pk,
                 target=data["target"],
-                password=data["password"] or (mine.password if mine else ""),
+                # the stored password goes only to the address it was typed for
+                password=data["password"]
+                or (mine.password if mine and mine.target == data["target"] else ""),
                 key_file=data["key_file"].strip(),
                 interval_minutes=data["interval_minutes"],
                 allow_plain_ftp=data["allow_plain_ftp"],
+                tournament_name=tournament.name,
+                tournament_date=tournament.date.isoformat(),
             )
             live.save_settings(folder, values)
             live.request_publish(folder)
             messages.success(request, _("Gespeichert; die erste Veröffentlichung läuft gleich an."))
             return redirect("archive:publish", pk=tournament.pk)
     status = live.read_status(folder)
+    if status.get("tournament_id") != tournament.pk:
+        status = {}
     return render(
         request,
         "archive/publish.html",
@@ -277,5 +288,6 @@ def publish_page(request: HttpRequest, pk: int) -> HttpResponse:
             "other": stored if stored is not None and mine is None else None,
             "status": status,
             "has_password": bool(mine and mine.password),
+            "configured": mine is not None,
         },
     )

@@ -560,7 +560,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         next_backup = time.monotonic() + args.backup_minutes * 60
         while not stop.wait(1.0):
-            publisher.tick()
+            try:
+                publisher.tick()
+            except Exception:  # publishing must never end the evening
+                logging.getLogger("archive.publish").exception("the publisher failed")
             if server.poll() is not None:
                 print("Der Server ist beendet.", file=sys.stderr)
                 return 1

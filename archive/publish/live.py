@@ -43,7 +43,8 @@ class PublishSettings:
     """Where and how often one tournament's results go to the club's website.
     ``target``: an address :func:`~archive.publish.targets.parse_target` reads;
     ``password``: for SFTP or FTP (may be empty with a ``key_file``);
-    ``interval_minutes``: 0 = only on demand and at round closes."""
+    ``interval_minutes``: 0 = only on demand and at round closes (a failed upload is still
+    tried again)."""
 
     tournament_id: int
     target: str
@@ -51,6 +52,10 @@ class PublishSettings:
     key_file: str = ""
     interval_minutes: int = 5
     allow_plain_ftp: bool = False
+    #: the tournament's name and date when the target was stored: a database started
+    #: afresh or restored from elsewhere may give another tournament the same id
+    tournament_name: str = ""
+    tournament_date: str = ""
 
 
 def publish_folder() -> Path | None:
@@ -78,9 +83,14 @@ def load_settings(folder: Path) -> PublishSettings | None:
         return PublishSettings(**{k: v for k, v in raw.items() if k in known})
     except FileNotFoundError:
         return None
-    except (OSError, ValueError, TypeError):
-        logger.exception("the publish settings in %s cannot be read", folder)
+    except (OSError, ValueError, TypeError, AttributeError) as exc:
+        if str(exc) not in _REPORTED:  # the venue asks every second: say it once
+            _REPORTED.add(str(exc))
+            logger.error("the publish settings in %s cannot be read: %s", folder, exc)
         return None
+
+
+_REPORTED: set[str] = set()
 
 
 def save_settings(folder: Path, values: PublishSettings) -> None:
@@ -88,6 +98,12 @@ def save_settings(folder: Path, values: PublishSettings) -> None:
     a target that cannot be used."""
     parse_target(values.target)
     _write_private(folder / SETTINGS_FILE, asdict(values))
+
+
+def stop_publishing(folder: Path) -> None:
+    """Turn publishing off: the stored target (with its password) and the status go."""
+    for name in (SETTINGS_FILE, STATUS_FILE, TRIGGER_FILE):
+        (folder / name).unlink(missing_ok=True)
 
 
 def request_publish(folder: Path | None = None) -> None:
@@ -103,8 +119,9 @@ def request_publish(folder: Path | None = None) -> None:
 
 
 def read_status(folder: Path | None = None) -> dict:
-    """How the last publish went: ``{"ok_at", "failed_at", "offline_since", "error",
-    "uploaded", "removed"}`` (ISO times or ``None``), ``{}`` before the first."""
+    """How the last publish went: ``{"tournament_id", "target", "ok_at", "failed_at",
+    "offline_since", "error", "uploaded", "removed"}`` (ISO times or ``None``), ``{}``
+    before the first."""
     folder = folder or publish_folder()
     if folder is None:
         return {}
@@ -136,10 +153,14 @@ class LivePublisher:
             return False
         trigger = self.folder / TRIGGER_FILE
         asked = trigger.exists()
-        timed = values.interval_minutes > 0 and self.clock() >= self.next_due
+        failing = bool(read_status(self.folder).get("offline_since"))
+        timed = (values.interval_minutes > 0 or failing) and self.clock() >= self.next_due
         if not (asked or timed):
             return False
-        trigger.unlink(missing_ok=True)
+        try:
+            trigger.unlink(missing_ok=True)
+        except OSError:  # held open for a moment (Windows): taken again at the next tick
+            pass
         self.thread = threading.Thread(
             target=self._in_thread, args=(values,), name="veroeffentlichen", daemon=True
         )
@@ -161,10 +182,27 @@ class LivePublisher:
         from . import publish_tournament
 
         status = read_status(self.folder)
+        if status.get("tournament_id") != values.tournament_id or status.get("target") != str(
+            values.target
+        ):
+            status = {}  # another tournament or target: its history is not this one's
+        status.update(tournament_id=values.tournament_id, target=str(values.target))
         now = timezone.localtime().isoformat(timespec="seconds")
         interval = values.interval_minutes * 60 or 300
         try:
             tournament = Tournament.objects.get(pk=values.tournament_id)
+            if values.tournament_name and (
+                tournament.name != values.tournament_name
+                or tournament.date.isoformat() != values.tournament_date
+            ):
+                raise PublishError(
+                    _(
+                        "Das gespeicherte Ziel gehört zum Turnier „%(name)s“ vom %(date)s; "
+                        "unter dieser Nummer steht jetzt ein anderes. Bitte auf der Seite "
+                        "„Vereinsseite“ neu speichern."
+                    )
+                    % {"name": values.tournament_name, "date": values.tournament_date}
+                )
             report, first_key = publish_tournament(
                 tournament,
                 parse_target(values.target),

@@ -55,8 +55,9 @@ def read_manifest(remote: Remote) -> dict[str, str]:
 
 def safe_name(name: str) -> bool:
     """Whether ``name`` is a relative path below the site's folder: ``/`` separated, no
-    empty, ``.`` or ``..`` part, no backslash, NUL or control character."""
-    if not name or name.startswith("/") or any(ord(c) < 32 or c == "\\" for c in name):
+    empty, ``.`` or ``..`` part, no backslash, colon (a Windows drive), NUL or control
+    character."""
+    if not name or name.startswith("/") or any(ord(c) < 32 or c in "\\:" for c in name):
         return False
     return all(part not in ("", ".", "..") for part in name.split("/"))
 

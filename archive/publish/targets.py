@@ -228,6 +228,7 @@ class SftpRemote(_ServerRemote):
         import paramiko
 
         self.target = target
+        self._ssh_error = paramiko.SSHException
         self.first_key: str | None = None
         self.client = paramiko.SSHClient()
         if known_hosts.exists():
@@ -299,6 +300,8 @@ class SftpRemote(_ServerRemote):
             if getattr(exc, "errno", None) == 2:
                 return None
             raise _unreachable(self.target, exc) from exc
+        except (EOFError, self._ssh_error) as exc:
+            raise _unreachable(self.target, exc) from exc
 
     def write(self, name: str, data: bytes) -> None:
         path, temporary = self._path(name), self._path(_temporary(name))
@@ -310,7 +313,7 @@ class SftpRemote(_ServerRemote):
             except OSError:  # a server without OpenSSH's atomic rename
                 self.remove(name)
                 self.sftp.rename(temporary, path)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, self._ssh_error) as exc:
             raise _unreachable(self.target, exc) from exc
 
     def remove(self, name: str) -> None:
@@ -321,9 +324,32 @@ class SftpRemote(_ServerRemote):
         except OSError as exc:
             if getattr(exc, "errno", None) != 2:
                 raise _unreachable(self.target, exc) from exc
+        except (EOFError, self._ssh_error) as exc:
+            raise _unreachable(self.target, exc) from exc
 
     def close(self) -> None:
         self.client.close()
+
+
+class _SessionReusingFTP_TLS(ftplib.FTP_TLS):
+    """FTP with TLS whose data connections resume the control connection's TLS session,
+    as vsftpd and ProFTPD require by default (``require_ssl_reuse``); the standard
+    library's class starts a new session for each transfer."""
+
+    def ntransfercmd(self, cmd, rest=None):
+        conn, size = ftplib.FTP.ntransfercmd(self, cmd, rest)
+        if self._prot_p:
+            conn = self.context.wrap_socket(
+                conn, server_hostname=self.host, session=self.sock.session
+            )
+        return conn, size
+
+
+def _refused_by_server(target: Target, name: str, exc: ftplib.Error) -> PublishError:
+    return PublishError(
+        _("Der Server %(host)s nimmt %(name)s nicht an (%(error)s).")
+        % {"host": target.host, "name": name, "error": exc}
+    )
 
 
 class FtpRemote(_ServerRemote):
@@ -336,7 +362,7 @@ class FtpRemote(_ServerRemote):
         self.target = target
         try:
             if tls:
-                self.ftp: ftplib.FTP = ftplib.FTP_TLS(
+                self.ftp: ftplib.FTP = _SessionReusingFTP_TLS(
                     context=context or ssl.create_default_context(), timeout=TIMEOUT
                 )
             else:
@@ -372,8 +398,10 @@ class FtpRemote(_ServerRemote):
         buffer = io.BytesIO()
         try:
             self.ftp.retrbinary(f"RETR {self._path(name)}", buffer.write)
-        except ftplib.error_perm:
-            return None
+        except ftplib.error_perm as exc:
+            if str(exc).startswith("550"):  # no such file
+                return None
+            raise _refused_by_server(self.target, name, exc) from exc
         except (OSError, EOFError, ftplib.Error) as exc:
             raise _unreachable(self.target, exc) from exc
         return buffer.getvalue()
@@ -388,14 +416,17 @@ class FtpRemote(_ServerRemote):
             except ftplib.error_perm:  # a server that renames onto no existing file
                 self.remove(name)
                 self.ftp.rename(temporary, path)
+        except ftplib.error_perm as exc:  # full, a name it refuses, no right to write
+            raise _refused_by_server(self.target, name, exc) from exc
         except (OSError, EOFError, ftplib.Error) as exc:
             raise _unreachable(self.target, exc) from exc
 
     def remove(self, name: str) -> None:
         try:
             self.ftp.delete(self._path(name))
-        except ftplib.error_perm:
-            pass  # not there
+        except ftplib.error_perm as exc:
+            if not str(exc).startswith("550"):  # 550: not there
+                raise _refused_by_server(self.target, name, exc) from exc
         except (OSError, EOFError, ftplib.Error) as exc:
             raise _unreachable(self.target, exc) from exc
 

@@ -32,8 +32,9 @@ def remote_tree(folder: Path) -> dict[str, bytes]:
 
 
 def without_stand(files: dict[str, bytes]) -> dict[str, bytes]:
-    """``files`` without the index, whose "Stand HH:MM" line is the time it was made."""
-    return {name: content for name, content in files.items() if name != "index.html"}
+    """``files`` without the index, whose "Stand HH:MM" line is the time it was made, and
+    the rules PDF, which carries its print time."""
+    return {n: c for n, c in files.items() if n not in ("index.html", "regeln.pdf")}
 
 
 def test_the_folder_holds_the_site_and_a_second_publish_uploads_only_what_changed(
@@ -49,15 +50,15 @@ def test_the_folder_holds_the_site_and_a_second_publish_uploads_only_what_change
     assert "static/style.css" in remote or any(n.startswith("static/") for n in remote)
     # nothing changed: at most the index (its "Stand HH:MM") goes up again
     again, _ = publish.publish_tournament(results_night, target)
-    assert set(again.uploaded) <= {"index.html"} and again.removed == []
-    assert again.unchanged >= len(fresh) - 1
+    assert set(again.uploaded) <= {"index.html", "regeln.pdf"} and again.removed == []
+    assert again.unchanged >= len(fresh) - 2
     # a hand saved: its standings and players' pages change, the others stay
     table = results_night.round_set.get(number=2).tables.order_by("number").first()
     with django_capture_on_commit_callbacks(execute=True):  # the standings go stale
         play_hand(table, 1, 3, clerk)
     third, _ = publish.publish_tournament(results_night, target)
     assert "gesamt.html" in third.uploaded and "runde-2.html" in third.uploaded
-    assert "runde-1.html" not in third.uploaded and "regeln.pdf" not in third.uploaded
+    assert "runde-1.html" not in third.uploaded
     assert without_stand(remote_tree(tmp_path / "verein")) == without_stand(
         export_site(results_night, live=True)
     )
@@ -182,3 +183,11 @@ def test_a_manifest_someone_else_edited_cannot_delete_outside_the_site(tmp_path)
     assert outside.read_bytes() == b"bleibt"
     with pytest.raises(publish.PublishError, match="liegt nicht im Zielordner"):
         publish.publish_files({"../c.html": b"3"}, FolderRemote(str(folder)), "2")
+
+
+def test_a_windows_drive_in_a_manifest_name_is_ignored(tmp_path):
+    folder = tmp_path / "verein"
+    folder.mkdir()
+    (folder / MANIFEST).write_text(json.dumps({"files": {"C:manage.py": "x"}}))
+    report = publish.publish_files({"a.html": b"1"}, FolderRemote(str(folder)), "1")
+    assert report.removed == []

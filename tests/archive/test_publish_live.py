@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from archive.publish import live
 from archive.publish.sync import MANIFEST
-from tests.factories.tournaments import close_round_anyway
+from tests.factories.tournaments import close_round_anyway, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +180,62 @@ def test_a_clerk_may_not_see_the_target(results_night, venue, client, clerk):
     client.force_login(clerk)
     assert client.get(reverse("archive:publish", args=[results_night.pk])).status_code == 403
     assert Path(venue).exists()
+
+
+def test_with_interval_zero_a_failed_upload_is_still_tried_again(results_night, venue):
+    port = closed_port()
+    target = f"ftps://verein@127.0.0.1:{port}/www"
+    live.save_settings(venue, live.PublishSettings(results_night.pk, target, "x", "", 0))
+    clock = Clock()
+    publisher = live.LivePublisher(venue, clock)
+    publisher.run(live.load_settings(venue))  # the close's upload, without internet
+    assert not publisher.tick()  # the back-off has not passed yet
+    clock.now += 31
+    assert publisher.tick()  # tried again although there is no timer
+    publisher.thread.join(timeout=60)
+
+
+def test_a_settings_file_that_is_no_object_keeps_publishing_off(venue):
+    (venue / live.SETTINGS_FILE).write_text("[]")
+    assert live.load_settings(venue) is None
+    assert not live.LivePublisher(venue, Clock()).tick()
+
+
+def test_another_tournament_under_the_same_number_is_not_published(results_night, venue, tmp_path):
+    """A database started afresh or restored from elsewhere reuses ids: the stored target
+    names its tournament, and another one under that number is refused."""
+    site = tmp_path / "www"
+    values = live.PublishSettings(
+        results_night.pk, str(site), tournament_name="Vorige Woche", tournament_date="2026-11-20"
+    )
+    live.save_settings(venue, values)
+    live.LivePublisher(venue, Clock()).run(live.load_settings(venue))
+    status = live.read_status(venue)
+    assert "Vorige Woche" in status["error"] and not site.exists()
+
+
+def test_a_changed_address_does_not_get_the_stored_password_and_off_deletes_it(
+    results_night, venue, as_director
+):
+    url = reverse("archive:publish", args=[results_night.pk])
+    data = {"target": "sftp://verein@web.example/t", "interval_minutes": "5"}
+    as_director.post(url, {**data, "password": " geheim mit Leerzeichen ", "aktion": "speichern"})
+    stored = live.load_settings(venue)
+    assert stored.password == " geheim mit Leerzeichen "  # a password keeps its spaces
+    assert stored.tournament_name == results_night.name
+    as_director.post(url, {**data, "target": "sftp://verein@tippfehler.example/t"})
+    assert live.load_settings(venue).password == ""
+    as_director.post(url, {"aktion": "aus"})
+    assert live.load_settings(venue) is None
+    assert not (venue / live.STATUS_FILE).exists()
+
+
+def test_the_overview_shows_only_its_own_tournaments_upload(results_night, venue, as_director):
+    port = closed_port()
+    live.save_settings(
+        venue, live.PublishSettings(results_night.pk, f"ftps://v@127.0.0.1:{port}/w", "x")
+    )
+    live.LivePublisher(venue, Clock()).run(live.load_settings(venue))
+    other = make_tournament(players=3)
+    page = as_director.get(reverse("scoring:clerk", args=[other.pk])).content.decode()
+    assert "offline seit" not in page

@@ -56,11 +56,14 @@ def remote_tree(folder: Path) -> dict[str, bytes]:
 
 def same_site(folder: Path, tournament) -> bool:
     """Whether ``folder`` holds a fresh live export of ``tournament``, file by file (the
-    index's "Stand HH:MM" aside)."""
+    index's "Stand HH:MM" and the rules PDF's print time aside: both are there)."""
     fresh = export_site(tournament, live=True)
     remote = remote_tree(folder)
-    fresh.pop("index.html")
-    return remote.pop("index.html", None) is not None and remote == fresh
+    for timed in ("index.html", "regeln.pdf"):
+        fresh.pop(timed)
+        if remote.pop(timed, None) is None:
+            return False
+    return remote == fresh
 
 
 def keygen(path: Path) -> Path:
@@ -140,7 +143,7 @@ def test_sftp_publishes_the_site_and_trusts_the_host_key_on_first_use(
     again, first_again = publish.publish_tournament(
         results_night, target, key_file=str(sshd.login_key)
     )
-    assert first_again is None and set(again.uploaded) <= {"index.html"}
+    assert first_again is None and set(again.uploaded) <= {"index.html", "regeln.pdf"}
     assert not list(site.rglob("*.binokel-neu"))
 
 
