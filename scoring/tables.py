@@ -245,6 +245,7 @@ class PairStandingsTable(tables.Table):
                 "name": [m.name or "—" for m in row.members],
                 "club": " / ".join(clubs),
                 "total": row.total,
+                "waiting": row.waiting,
                 "won": row.won,
                 "lost": row.lost,
                 "fee": row.fee,

@@ -38,6 +38,9 @@ class PairRow:
     fee: Decimal | None
     provisional: int = 0
     missed: list[bool] = field(default_factory=list)
+    #: neither partner has a result yet (:attr:`StandingRow.waiting`): no place, no total
+    #: on the page, listed after every pair with one (issue 37.38, for pairs events)
+    waiting: bool = False
 
     @property
     def round_cells(self) -> list[int | str | None]:
@@ -99,6 +102,7 @@ def pair_standings(
                 fee=sum(fees, Decimal(0)) if tournament.lost_game_fee is not None else None,
                 provisional=max(m.provisional for m in members),
                 missed=missed,
+                waiting=all(m.waiting for m in members),
             )
         )
     # the overall standings follow the tournament's tie-break, as the players' do

@@ -260,6 +260,31 @@ def test_pair_standings_rank_pairs_with_shared_places(client, clerk):
     assert len(lines) == 4 and lines[0].startswith("1,")
 
 
+def test_pairs_whose_table_has_entered_nothing_wait_without_place_or_total(client, clerk):
+    """Issue 37.38 for pairs events: before a table enters its first hand, its two pairs
+    have no result. They were ranked with 0 points, above pairs with negative totals."""
+    tournament = partnership_tournament(8, Tournament.EventType.PAIRS)
+    tournament.clerks.add(clerk)
+    round_ = tournament.round_set.get(number=1)
+    services.draw_round(round_, seed=3)
+    services.start_round(round_)
+    client.force_login(clerk)
+    first, second = round_.tables.order_by("number")
+    assert enter_partnership_hand(client, tournament, first).status_code in (200, 302)
+    rows = selectors.pair_standings(tournament)
+    waiting = [r for r in rows if r.waiting]
+    assert len(waiting) == 2 and rows[-2:] == waiting  # listed last
+    assert all(r.rank is None for r in waiting)
+    assert [r.rank for r in rows if not r.waiting] == [1, 2]
+    seated = {s.registration.pair for s in second.seats.select_related("registration")}
+    assert {r.pair for r in waiting} == seated
+    fragment = client.get(reverse("scoring:standings_fragment", args=[tournament.pk]))
+    html = fragment.content.decode()
+    assert "noch kein Ergebnis eingetragen" in html
+    csv = client.get(reverse("archive:standings", args=[tournament.pk, "csv"])).content.decode()
+    assert csv.strip().splitlines()[-1].split(",")[0] in ("", "–")
+
+
 def test_score_sheet_and_player_view_name_the_partners(client):
     tournament = partnership_tournament(8, Tournament.EventType.PAIRS)
     round_ = tournament.round_set.get(number=1)
