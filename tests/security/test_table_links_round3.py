@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.urls import reverse
+from django_ratelimit import core as ratelimit_core
 
 from scoring import links, services
 from scoring.models import Hand
@@ -172,9 +175,15 @@ def test_a_clerk_may_correct_other_values_of_a_ruled_hand_but_not_its_penalty(
     assert refused is None and "penalty_type" in evaluation.errors
 
 
-def test_guessing_cannot_push_a_table_s_wrong_codes_out_of_the_cache(at_table, settings):
+def test_guessing_cannot_push_a_table_s_wrong_codes_out_of_the_cache(
+    at_table, settings, monkeypatch
+):
     """Each guessed prefix used to get a counter of its own: 400 junk guesses filled the
     local-memory cache (300 entries) and a locked table's wrong codes were forgotten."""
+    # the rate windows stand still: a window that ends during the test (django-ratelimit
+    # staggers them by key) would start a counter afresh and fail it once in a few hundred
+    # runs (seen once in CI)
+    monkeypatch.setattr(ratelimit_core, "time", SimpleNamespace(time=lambda: 1_800_000_000.0))
     settings.TABLE_CONFIRM_CODE_RATE = "3/h"
     settings.TABLE_CONFIRM_CODE_LINK_RATE = "3/h"  # the table's counter is the one to keep
     settings.TABLE_LINK_RATE_MISSES = "5/h"
