@@ -288,6 +288,20 @@ def publish_page(request: HttpRequest, pk: int) -> HttpResponse:
             "other": stored if stored is not None and mine is None else None,
             "status": status,
             "has_password": bool(mine and mine.password),
+            "host_key": _trusted_key(mine),
             "configured": mine is not None,
         },
     )
+
+
+def _trusted_key(values) -> str | None:
+    """The SFTP server's stored key for the *Vereinsseite* page (``None`` without one)."""
+    if values is None:
+        return None
+    from .publish import PublishError, parse_target
+    from .publish.targets import trusted_key
+
+    try:
+        return trusted_key(parse_target(values.target), Path(settings.PUBLISH_KNOWN_HOSTS))
+    except PublishError:
+        return None

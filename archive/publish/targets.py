@@ -437,6 +437,24 @@ class FtpRemote(_ServerRemote):
             self.ftp.close()
 
 
+def trusted_key(target: Target, known_hosts: Path) -> str | None:
+    """The host key stored for ``target``'s server (``"ssh-ed25519 SHA256:…"``), or
+    ``None``: what the director compares with the provider's, also when the first login
+    failed after the key was stored."""
+    if target.scheme != "sftp" or not known_hosts.exists():
+        return None
+    import paramiko
+
+    try:
+        keys = paramiko.HostKeys(str(known_hosts))
+    except (OSError, paramiko.SSHException):
+        return None
+    name = target.host if target.port == 22 else f"[{target.host}]:{target.port}"
+    for key_type, key in (keys.lookup(name) or {}).items():
+        return f"{key_type} {key.fingerprint}"
+    return None
+
+
 def open_remote(
     target: Target,
     password: str | None = None,
@@ -476,4 +494,5 @@ __all__ = [
     "Target",
     "open_remote",
     "parse_target",
+    "trusted_key",
 ]

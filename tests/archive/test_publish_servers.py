@@ -21,6 +21,7 @@ import pytest
 
 from archive import publish
 from archive.publish.sync import MANIFEST
+from archive.publish.targets import trusted_key
 from archive.site import export_site
 from tests.factories.hands import play_hand
 
@@ -187,11 +188,15 @@ def test_a_server_cut_off_during_the_evening_catches_up_when_it_is_back(
 
 def test_a_login_the_server_refuses_is_named(results_night, sshd, known_hosts, tmp_path):
     stranger = keygen(tmp_path / "fremd")
+    target = sftp_target(sshd, tmp_path / "www")
     with pytest.raises(publish.PublishError, match="abgelehnt"):
-        publish.publish_tournament(
-            results_night, sftp_target(sshd, tmp_path / "www"), key_file=str(stranger)
-        )
+        publish.publish_tournament(results_night, target, key_file=str(stranger))
     assert not (tmp_path / "www").exists()
+    # the key was stored before the login failed: the director can still compare it
+    listed = subprocess.run(
+        ["ssh-keygen", "-l", "-f", f"{sshd.host_key}.pub"], capture_output=True, text=True
+    ).stdout.split()[1]
+    assert trusted_key(target, known_hosts) == f"ssh-ed25519 {listed}"
 
 
 # ------------------------------------------------------------------------- FTP with TLS
