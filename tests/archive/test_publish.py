@@ -54,11 +54,16 @@ def test_the_folder_holds_the_site_and_a_second_publish_uploads_only_what_change
     assert again.unchanged >= len(fresh) - 2
     # a hand saved: its standings and players' pages change, the others stay
     table = results_night.round_set.get(number=2).tables.order_by("number").first()
+    before = remote_tree(tmp_path / "verein")
     with django_capture_on_commit_callbacks(execute=True):  # the standings go stale
         play_hand(table, 1, 3, clerk)
     third, _ = publish.publish_tournament(results_night, target)
     assert "gesamt.html" in third.uploaded and "runde-2.html" in third.uploaded
-    assert "runde-1.html" not in third.uploaded
+    # only what changed went up (a page of another round too, when its "Stand" line
+    # moved on to the next minute); the style sheet and the other players' pages stayed
+    after = remote_tree(tmp_path / "verein")
+    assert all(before.get(name) != after[name] for name in third.uploaded)
+    assert third.unchanged > 0 and not any(n.startswith("static/") for n in third.uploaded)
     assert without_stand(remote_tree(tmp_path / "verein")) == without_stand(
         export_site(results_night, live=True)
     )
