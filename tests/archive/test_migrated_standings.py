@@ -14,14 +14,12 @@ today's selectors for the same standings.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.factories.backups import manage_on
+
 DATA = Path(__file__).resolve().parent.parent / "data"
-ROOT = Path(__file__).resolve().parents[2]
 
 _STANDINGS_SCRIPT = """
 import json
@@ -39,27 +37,12 @@ print(json.dumps(out))
 """
 
 
-def _manage(db: Path, *args: str) -> str:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
-
-
 def test_a_database_from_before_the_split_migrates_with_the_same_standings(tmp_path):
     db = tmp_path / "abend.sqlite3"
     shutil.copyfile(DATA / "db-before-issue-39.sqlite3", db)
-    applied = _manage(db, "migrate", "-v1")
+    applied = manage_on(db, "migrate", "-v1")
     assert "0017_games_per_round_bounds" in applied  # the old file lacked it
-    found = json.loads(_manage(db, "shell", "-c", _STANDINGS_SCRIPT).strip().splitlines()[-1])
+    found = json.loads(manage_on(db, "shell", "-c", _STANDINGS_SCRIPT).strip().splitlines()[-1])
     expected = json.loads((DATA / "standings-before-issue-39.json").read_text("utf-8"))
     assert found == expected
     assert [len(found[name]["overall"]) for name in ("Alt 1", "Alt 2")] == [13, 10]

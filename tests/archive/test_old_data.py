@@ -16,19 +16,16 @@ made (``backup_db`` printed them)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.apps import apps
 
 from archive import transfer
+from tests.factories.backups import manage_on
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-ROOT = Path(__file__).resolve().parents[2]
 
 #: rows per model in the old backup, by the model's label in the current code
 BACKUP_ROWS = {
@@ -78,30 +75,15 @@ print(json.dumps({
 """
 
 
-def _manage(db: Path, *args: str) -> str:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "DJANGO_SETTINGS_MODULE": ""}
-    env.pop("DJANGO_SETTINGS_MODULE")
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
-
-
 def test_a_backup_of_the_old_layout_restores_and_migrates_with_every_row(tmp_path):
     backup = tmp_path / "alt.sqlite3"
     shutil.copyfile(DATA / "backup-before-app-split.sqlite3", backup)
     db = tmp_path / "neu.sqlite3"
-    _manage(db, "migrate", "-v0")
-    _manage(db, "restore_db", str(backup), "--yes", "--no-safety-copy", "--neue-konten")
-    _manage(db, "migrate", "-v0")
+    manage_on(db, "migrate", "-v0")
+    manage_on(db, "restore_db", str(backup), "--yes", "--no-safety-copy", "--neue-konten")
+    manage_on(db, "migrate", "-v0")
     prize = apps.get_model("prizes.Prize")._meta.label
-    out = _manage(db, "shell", "-c", _COUNT_SCRIPT % (json.dumps(list(BACKUP_ROWS)), prize))
+    out = manage_on(db, "shell", "-c", _COUNT_SCRIPT % (json.dumps(list(BACKUP_ROWS)), prize))
     found = json.loads(out.strip().splitlines()[-1])
     assert found["counts"] == BACKUP_ROWS
     assert found["corrected_version"] == 2

@@ -4,7 +4,10 @@ database files, played tournaments to export, and what the tests compare afterwa
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -180,3 +183,21 @@ def small_database(path: Path, migrations=("0001_initial",), page_size=4096, wal
     conn.commit()
     conn.close()
     return path
+
+
+def manage_on(db: Path, *args: str) -> str:
+    """Run ``manage.py`` with ``args`` on the SQLite file ``db`` in a subprocess, as a
+    director would on a laptop (the settings read ``DATABASE_URL``); its output, or an
+    assertion error with its output when it fails."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
