@@ -14,7 +14,9 @@ class ChosenLanguageMiddleware(LocaleMiddleware):
     """:class:`django.middleware.locale.LocaleMiddleware` without browser negotiation.
     The language comes from a cookie, so every answer says ``Vary: Cookie`` (issue 38.8:
     the polled fragment said only ``Vary: Accept-Language``, and a browser or proxy could
-    hand the English table to a German visitor)."""
+    hand the English table to a German visitor), and not ``Accept-Language``.  No
+    ``i18n_patterns`` (no language in the address), so Django's redirect of a 404 to a
+    language prefix is not needed."""
 
     def process_request(self, request):
         code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
@@ -24,10 +26,13 @@ class ChosenLanguageMiddleware(LocaleMiddleware):
         request.LANGUAGE_CODE = translation.get_language()
 
     def process_response(self, request, response):
+        """``Content-Language`` and ``Vary: Cookie`` only: the page never depends on the
+        browser's ``Accept-Language`` (Django's own middleware would say it does, and a
+        shared cache would then keep a copy per browser setting; issue 40.3)."""
         from django.utils.cache import patch_vary_headers
 
-        response = super().process_response(request, response)
         patch_vary_headers(response, ("Cookie",))
+        response.headers.setdefault("Content-Language", translation.get_language())
         return response
 
 
@@ -35,8 +40,10 @@ class PrivatePages:
     """``Cache-Control: private, no-store`` on every answer to a signed-in user (the
     registrations, the entry overview, the clerk accounts, a table's page, the press
     report, the staff downloads) and on every table-link page (``/t/…``): a shared club
-    laptop's browser or a proxy must not keep them after the logout (issue 38.8).  Public
-    pages keep their own caching."""
+    laptop's browser or a proxy must not keep them after the logout (issue 38.8).  Every
+    other page that :func:`shared_cacheable` allows says ``public, s-maxage=N`` (N =
+    ``settings.SHARED_CACHE_SECONDS``): a reverse proxy in front may serve it to every
+    visitor for N seconds (issue 40.3), a browser asks again each time."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -45,13 +52,36 @@ class PrivatePages:
         response = self.get_response(request)
         user = getattr(request, "user", None)
         staff = user is not None and user.is_authenticated
-        if staff or request.path_info.startswith("/t/"):
-            from django.utils.cache import patch_cache_control
+        from django.utils.cache import patch_cache_control
 
+        if staff or request.path_info.startswith("/t/"):
             if "max-age" in response.get("Cache-Control", ""):
                 del response["Cache-Control"]  # e.g. the fragment's max-age=0 for phones
             patch_cache_control(response, private=True, no_store=True)
+        elif shared_cacheable(request, response):
+            # a browser asks again every time (max-age=0, answered 304 when unchanged); a
+            # shared cache in front (nginx on a region's server) may answer for a few
+            # seconds from its copy: one render serves every phone that polls meanwhile
+            cache_control = response.get("Cache-Control", "")
+            patch_cache_control(response, public=True, s_maxage=settings.SHARED_CACHE_SECONDS)
+            if "max-age" not in cache_control:
+                patch_cache_control(response, max_age=0, must_revalidate=True)
         return response
+
+
+def shared_cacheable(request, response) -> bool:
+    """Whether a shared cache (a reverse proxy's) may keep ``response`` for everyone who
+    sends the same request: a GET or HEAD of an anonymous visitor answered 200 that sets no
+    cookie (a page that used a CSRF token sets one every time) and was not marked private
+    or uncacheable by its view.  The answer still says ``Vary: Cookie``, so a visitor who
+    chose another language gets his own copy.  Staff pages and table links never get here
+    (:class:`PrivatePages` marks them private first)."""
+    if request.method not in ("GET", "HEAD") or response.status_code != 200:
+        return False
+    if response.cookies or response.has_header("Set-Cookie"):
+        return False
+    cache_control = response.get("Cache-Control", "").lower()
+    return not any(word in cache_control for word in ("private", "no-store", "no-cache"))
 
 
 class ProxiedClientAddress:

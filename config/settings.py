@@ -18,6 +18,7 @@
 | ``BINOKEL_PUBLIC_PDF_RATE`` | ``20/m`` | renders of public PDFs per client address |
 | ``DJANGO_STATIC_ROOT`` | ``<project>/staticfiles`` | where ``collectstatic`` writes the static files |
 | ``BINOKEL_FIRST_RUN_PAGE`` | ``0`` | ``1`` (the venue sets it): on an empty database the laptop's own browser may make the first director's account; a server never offers it |
+| ``BINOKEL_SHARED_CACHE_SECONDS`` | ``2`` | how long a reverse proxy's cache may serve a public page for everyone (``s-maxage``); ``0``: never |
 | ``BINOKEL_TRUSTED_PROXIES`` | empty | comma-separated addresses or networks of the reverse proxy; only from them is ``X-Forwarded-For`` read as the client's address |
 """
 
@@ -152,6 +153,11 @@ TABLE_CONFIRM_CODE_LINK_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_LINK_R
 # links stay open instead of refusing every table in the hall: the throttle spares the
 # server, the secret is the 160-bit token, which no rate of guessing reaches.
 RATELIMIT_FAIL_OPEN = True
+# Public pages (anonymous GET, no cookie set) say "Cache-Control: public, s-maxage=N": a
+# reverse proxy's cache (nginx on a region's server, deploy/nginx/binokel.conf) answers
+# every phone from one copy for N seconds; a saved hand shows at most N seconds later
+# there.  Browsers revalidate each time (max-age=0).  config.middleware.PrivatePages.
+SHARED_CACHE_SECONDS = int(os.environ.get("BINOKEL_SHARED_CACHE_SECONDS", "2"))
 
 # A table's token is its permission: it never reaches the logs.  Django logs the path of
 # every 4xx/5xx answer (django.request) and runserver every request (django.server); both

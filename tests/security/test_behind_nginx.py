@@ -19,7 +19,6 @@ from __future__ import annotations
 import http.client
 import os
 import re
-import shutil
 import sqlite3
 import ssl
 import subprocess
@@ -32,53 +31,26 @@ from pathlib import Path
 import pytest
 
 from bench.load_test import _free_port
+from bench.region_server import HOST, Nginx, nginx_binary
 
 ROOT = Path(__file__).resolve().parents[2]
-SITE = ROOT / "deploy" / "nginx" / "binokel.conf"
-HOST = "turnier.example.org"
 CLIENT_ADDRESS = "127.0.0.2"  # the test's own source address, as a visitor's would be
 
 pytestmark = pytest.mark.skipif(
-    not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()) and not os.environ.get("CI"),
+    nginx_binary() is None and not os.environ.get("CI"),
     reason="needs Debian's nginx (apt-get install nginx-light); CI installs it",
 )
 
 
-def _nginx() -> str:
-    return shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-def _site_config(
-    nginx_port: int, app_port: int, cert: Path, key: Path, forwards_address: bool
-) -> str:
-    """The repository's server block with this test's port, certificate and upstream; each
-    replacement must find its line, so a changed file changes this test too.  Without
-    ``forwards_address`` the X-Forwarded-For line is dropped: the example as
-    docs/operations.md printed it before issue 38."""
-    text = SITE.read_text()
-    if not forwards_address:
-        text, count = re.subn(r"\n\s*proxy_set_header X-Forwarded-For \S+;", "", text)
-        assert count == 1
-    replacements = [
-        (r"listen 443 ssl;", f"listen 127.0.0.1:{nginx_port} ssl;"),
-        (r"ssl_certificate \S+;", f"ssl_certificate {cert};"),
-        (r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};"),
-        (r"upstream binokel \{[^}]*\}", f"upstream binokel {{ server 127.0.0.1:{app_port}; }}"),
-    ]
-    for pattern, new in replacements:
-        text, count = re.subn(pattern, new, text)
-        assert count == 1, pattern
-    return text
-
-
 class Deployment:
     """gunicorn (DEBUG off, HTTPS on, BINOKEL_TRUSTED_PROXIES=127.0.0.1) on an empty,
-    migrated SQLite database, and nginx in front of it with a self-signed certificate."""
+    migrated SQLite database, and nginx in front of it with a self-signed certificate,
+    from the repository's files (:class:`bench.region_server.Nginx`)."""
 
     def __init__(self, tmp: Path, first_run_flag: bool, forwards_address: bool = True):
         self.tmp = tmp
         self.database = tmp / "server.sqlite3"
-        self.app_port, self.port = _free_port(), _free_port()
+        self.app_port = _free_port()
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -96,26 +68,6 @@ class Deployment:
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run([*manage, "migrate", "-v0"], env=self.env, check=True)
         subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], env=self.env, check=True)
-        cert, key = tmp / "cert.pem", tmp / "key.pem"
-        subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-             "-subj", f"/CN={HOST}", "-keyout", str(key), "-out", str(cert)],
-            check=True, capture_output=True,
-        )  # fmt: skip
-        (tmp / "site.conf").write_text(
-            _site_config(self.port, self.app_port, cert, key, forwards_address)
-        )
-        for folder in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (tmp / folder).mkdir()
-            (tmp / folder).chmod(0o777)
-        (tmp / "nginx.conf").write_text(
-            f"daemon off;\npid {tmp}/nginx.pid;\nerror_log {tmp}/nginx-error.log;\n"
-            "events { worker_connections 64; }\n"
-            f"http {{\n  access_log off;\n  client_body_temp_path {tmp}/body;\n"
-            f"  proxy_temp_path {tmp}/proxy;\n  fastcgi_temp_path {tmp}/fastcgi;\n"
-            f"  uwsgi_temp_path {tmp}/uwsgi;\n  scgi_temp_path {tmp}/scgi;\n"
-            f"  include {tmp}/site.conf;\n}}\n"
-        )
         self.app_log = (tmp / "gunicorn.log").open("w")
         self.app = subprocess.Popen(
             [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi",
@@ -123,10 +75,8 @@ class Deployment:
              "--worker-class", "gthread", "--threads", "4"],
             cwd=ROOT, env=self.env, stdout=self.app_log, stderr=subprocess.STDOUT,
         )  # fmt: skip
-        self.nginx = subprocess.Popen(
-            [_nginx(), "-p", str(tmp), "-c", str(tmp / "nginx.conf")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        self.nginx = Nginx(tmp, [self.app_port], tmp / "static", forwards_address=forwards_address)
+        self.port = self.nginx.port
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -140,9 +90,7 @@ class Deployment:
 
     def logs(self) -> str:
         self.app_log.flush()
-        error_log = self.tmp / "nginx-error.log"
-        nginx = error_log.read_text() if error_log.exists() else ""
-        return (self.tmp / "gunicorn.log").read_text() + nginx
+        return (self.tmp / "gunicorn.log").read_text() + self.nginx.logs()
 
     def request(self, method: str, path: str, body: dict | None = None, headers=None):
         """One HTTPS request to nginx from 127.0.0.2 with ``Host: turnier.example.org``:
@@ -164,13 +112,12 @@ class Deployment:
             conn.close()
 
     def stop(self) -> None:
-        for process in (self.nginx, self.app):
-            process.terminate()
-        for process in (self.nginx, self.app):
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        self.nginx.stop()
+        self.app.terminate()
+        try:
+            self.app.wait(10)
+        except subprocess.TimeoutExpired:
+            self.app.kill()
         self.app_log.close()
 
     def rows(self, sql: str) -> list[tuple]:

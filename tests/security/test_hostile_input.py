@@ -423,9 +423,14 @@ def test_hand_entry_answers_hostile_posts_cleanly(client, as_clerk, clerk, hands
         event(f"answer {status}")
         assert status in (302, 409, 422), status
         if status == 302:
-            check_saved_hand(
-                table, seats, versions, as_int(last(pairs, "number")), before, after, clerk
-            )
+            number = as_int(last(pairs, "number"))
+            if after == before:
+                # the same hand sent again without its version: it is what is stored, so
+                # it is answered as saved and makes no new version (issue 39, save_hand)
+                assert number in versions
+                assert Hand.objects.get(table=table, number=number).version == versions[number]
+                return
+            check_saved_hand(table, seats, versions, number, before, after, clerk)
             return
         assert after == before, "a refused hand changed the database"
         html = response.content.decode()
