@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "deploy" / "nginx" / "binokel.conf"
 FRAME = ROOT / "deploy" / "nginx" / "loopback.conf"
 HOST = "turnier.example.org"
-PG_REGION_DB = "binokel_region"
+#: the database of one RegionServer; the process id keeps two at once apart (pytest-xdist)
+PG_REGION_DB = f"binokel_region_{os.getpid()}"
 DIRECTOR = "turnierleitung"
 PASSWORD = "Region-Test-Leitung-2026"  # noqa: S105 - a throwaway account in a throwaway database
 
@@ -227,10 +228,20 @@ class Browser:
 
 class RegionServer:
     """nginx + two gunicorn app servers on PostgreSQL (a fresh database
-    ``binokel_region``, dropped at ``stop()``) and Redis (``redis_url``), in ``folder``.
-    ``data`` is what :func:`prepare` printed.  A context manager."""
+    ``binokel_region_<pid>``, dropped at ``stop()``) and Redis (``redis_url``), in ``folder``.
+    ``workers`` × ``threads`` per app server (the documented 2 × 4); ``tables`` tables of
+    three in the prepared tournament.  ``data`` is what :func:`prepare` printed.  A context
+    manager."""
 
-    def __init__(self, folder: Path, redis_url: str, *, workers: int = 2, threads: int = 4) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        redis_url: str,
+        *,
+        workers: int = 2,
+        threads: int = 4,
+        tables: int = 4,
+    ) -> None:
         self.folder = folder
         _postgres(
             f"DROP DATABASE IF EXISTS {PG_REGION_DB} WITH (FORCE)",
@@ -251,7 +262,7 @@ class RegionServer:
         self.nginx: Nginx | None = None
         try:
             prepared = subprocess.run(
-                [sys.executable, "-m", "bench.region_server", "--prepare"],
+                [sys.executable, "-m", "bench.region_server", "--prepare", str(tables)],
                 cwd=ROOT,
                 env={**os.environ, **self.env},
                 capture_output=True,
@@ -338,16 +349,17 @@ def postgres_reachable() -> bool:
     return True
 
 
-def prepare() -> dict:
+def prepare(tables: int = 4) -> dict:
     """The data step (in the child process, with the server's settings): see the module's
-    docstring.  Returns the JSON-ready data."""
+    docstring; ``tables`` tables of three (``3 × tables`` players).  Returns the JSON-ready
+    data."""
     import django
 
     django.setup()
     from bench.table_entry_load import _prepare
     from tournament.models import Tournament
 
-    config = _prepare(tables=4, games=6, rounds=3, director=False)
+    config = _prepare(tables=tables, games=6, rounds=3, director=False)
     from bench.table_entry_load import _confirmation_code
 
     tournament = Tournament.objects.get(pk=config["tournament"])
@@ -361,6 +373,6 @@ def prepare() -> dict:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--prepare"]:
-        sys.exit("usage: python -m bench.region_server --prepare")
-    print(json.dumps(prepare()))
+    if sys.argv[1:2] != ["--prepare"] or len(sys.argv) > 3:
+        sys.exit("usage: python -m bench.region_server --prepare [TABLES]")
+    print(json.dumps(prepare(*(int(n) for n in sys.argv[2:]))))

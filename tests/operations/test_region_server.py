@@ -35,7 +35,7 @@ from bench.region_server import (
 )
 from bench.server import INSTANCE_HEADER
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+REDIS_URL = "redis://127.0.0.1:6379/12"  # its own database: test_shared_cache empties 15
 SHARED_SECONDS = 2  # settings.SHARED_CACHE_SECONDS, the default the servers run with
 
 pytestmark = pytest.mark.skipif(
