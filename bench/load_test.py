@@ -1,8 +1,10 @@
 """Bounded load test on loopback: phones polling the public standings while clerks enter hands.
 
 Run: ``python -m bench.load_test [--users 200] [--clerks 10] [--duration 120]
-[--database sqlite|postgres] [--workers 2] [--threads 4] [--no-validate] [--json PATH]``
-(needs the ``bench`` extra: ``pip install -e '.[bench]'`` for locust).
+[--database sqlite|postgres] [--workers 2] [--threads 4] [--no-validate] [--publish]
+[--json PATH]`` (needs the ``bench`` extra: ``pip install -e '.[bench]'`` for locust).
+``--publish`` uploads the results site to a folder back to back during the run, in the
+bench's own process, as the venue's publisher thread does (:class:`_Publisher`).
 
 1. A fresh database (a temporary SQLite file, or the database ``binokel_load`` on the local
    PostgreSQL, created and dropped here) is migrated with production settings
@@ -50,6 +52,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -256,6 +259,52 @@ def _database_backends_cpu() -> dict[int, float]:
     return out
 
 
+class _Publisher:
+    """Publishes ``tournament_id``'s results site to ``target`` (a folder) back to back in
+    a thread of this process until :meth:`stop`: the worst case of the venue's publisher
+    thread (a round closed every few seconds), on the same cores as the server."""
+
+    def __init__(self, tournament_id: int, target: Path) -> None:
+        self.tournament_id, self.target = tournament_id, target
+        self.done = threading.Event()
+        self.runs, self.files, self.seconds = 0, 0, 0.0
+        self.errors: list[str] = []
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        from django.db import connection
+
+        from archive.publish import publish_tournament
+        from archive.publish.targets import parse_target
+        from tournament.models import Tournament
+
+        try:
+            while not self.done.is_set():
+                started = time.perf_counter()
+                try:
+                    tournament = Tournament.objects.get(pk=self.tournament_id)
+                    report, _key = publish_tournament(tournament, parse_target(str(self.target)))
+                except Exception as exc:  # noqa: BLE001 - a failure is a figure here
+                    self.errors.append(repr(exc)[:200])
+                    return
+                self.runs += 1
+                self.files += len(report.uploaded)
+                self.seconds += time.perf_counter() - started
+        finally:
+            connection.close()
+
+    def stop(self) -> dict:
+        self.done.set()
+        self.thread.join(timeout=300)
+        return {
+            "runs": self.runs,
+            "seconds_each": self.seconds / self.runs if self.runs else 0.0,
+            "files_uploaded": self.files,
+            "errors": self.errors,
+        }
+
+
 class _BackendSampler:
     """Samples the PostgreSQL backends' CPU once a second in a thread (Django closes and
     reopens connections during the run, and an ended backend's time is gone)."""
@@ -401,6 +450,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="URL",
         help="shared Redis cache for the workers (REDIS_URL), e.g. redis://127.0.0.1:6379/14",
     )
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="publish the results site to a folder back to back during the run, in the "
+        "bench's own process, as the venue's publisher thread does (issue 40)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     if args.clerks < 1 or args.users < 0:
@@ -452,6 +507,9 @@ def _run(args, folder: Path, env: dict) -> int:
         (folder / "config.json").write_text(json.dumps(config))
         cpu_before, wall_before = _cpu_seconds(), time.perf_counter()
         database = _BackendSampler() if args.database == "postgres" else None
+        publisher = (
+            _Publisher(config["tournament"], folder / "vereinsseite") if args.publish else None
+        )
         done = subprocess.run(
             [sys.executable, "-m", "bench.locustfile", str(folder / "config.json")],
             cwd=ROOT,
@@ -460,6 +518,8 @@ def _run(args, folder: Path, env: dict) -> int:
             text=True,
         )
         database_cores = database.stop() / (time.perf_counter() - wall_before) if database else 0.0
+        if publisher is not None:
+            result_publishing = publisher.stop()
         server.check(f"/turnier/{config['tournament']}/")  # still ours at the end
     cpu_after, wall = _cpu_seconds(), time.perf_counter() - wall_before
     if done.returncode:
@@ -475,6 +535,15 @@ def _run(args, folder: Path, env: dict) -> int:
     }
 
     problems = _check_database(config["tournament"], result["counts"])
+    if publisher is not None:
+        result["publishing"] = result_publishing
+        print(
+            f"publishing: {result_publishing['runs']} uploads of the whole site to a folder, "
+            f"{result_publishing['seconds_each']:.1f} s each, "
+            f"{result_publishing['files_uploaded']} files written in all",
+        )
+        if result_publishing["errors"]:
+            problems += [f"publishing failed: {e}" for e in result_publishing["errors"]]
     if not result["counts"]["hands_created"]:
         problems.append("no hand was saved")
     # locust checked the marker on every answer it got
