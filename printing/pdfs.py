@@ -177,3 +177,39 @@ def prizes_pdf(tournament: Tournament) -> bytes:
             "LANGUAGE_CODE": translation.get_language() or "de",
         },
     )
+
+
+#: name badges on an A4 page (two columns of five, 90 × 50 mm each)
+BADGES_PER_PAGE = 10
+#: running slips on an A4 page (one above the other)
+SLIPS_PER_PAGE = 4
+
+
+def badges_pdf(tournament: Tournament) -> bytes:
+    """Name badges for every registered player, ten per A4 page with cut lines: name,
+    club and start number, the tournament's name and date small; name and club only with
+    consent (:func:`printing.documents.badge_rows`)."""
+    return render_pdf(
+        "printing/badges.html",
+        {
+            "tournament": tournament,
+            "pages": documents.in_pages(documents.badge_rows(tournament), BADGES_PER_PAGE),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
+        },
+    )
+
+
+def running_slips_pdf(tournament: Tournament) -> bytes:
+    """Running slips ("Laufzettel") for every registered player, four per A4 page with cut
+    lines: name (with consent) and start number, and each round's table and seat where it
+    is drawn (:func:`printing.documents.running_slip_rows`)."""
+    return render_pdf(
+        "printing/running_slips.html",
+        {
+            "tournament": tournament,
+            "pages": documents.in_pages(documents.running_slip_rows(tournament), SLIPS_PER_PAGE),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
+        },
+    )

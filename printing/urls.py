@@ -29,6 +29,16 @@ urlpatterns = [
     path("turnier/<int:pk>/druck/regeln.pdf", needs_pdf_engine(views.rules), name="rules"),
     path("turnier/<int:pk>/druck/aushang.pdf", needs_pdf_engine(views.poster), name="poster"),
     path(
+        "turnier/<int:pk>/druck/namensschilder.pdf",
+        needs_pdf_engine(views.badges),
+        name="badges",
+    ),
+    path(
+        "turnier/<int:pk>/druck/laufzettel.pdf",
+        needs_pdf_engine(views.running_slips),
+        name="running_slips",
+    ),
+    path(
         "serie/<int:pk>/druck/rangliste.pdf",
         needs_pdf_engine(views.series_results),
         name="series_results",

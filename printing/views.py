@@ -13,8 +13,8 @@ show is saved, the kind of document and every parameter that changes it (round,
 category, language, the standings address); see :func:`_public_pdf`.  Only a render (a
 cache miss) is throttled: ``settings.PUBLIC_PDF_RATE`` renders per client address, then
 HTTP 429 until the window has passed; signed-in staff are not throttled.  The
-director-only documents (score sheets, table cards, prize-giving list and version) are
-never cached, here or in a browser.
+director-only documents (score sheets, table cards, prize-giving list and version, name
+badges and running slips) are never cached, here or in a browser.
 """
 
 from __future__ import annotations
@@ -46,10 +46,12 @@ from tournament.models import Round, Series, Tournament
 
 from . import render
 from .pdfs import (
+    badges_pdf,
     poster_pdf,
     prizes_pdf,
     results_pdf,
     rules_pdf,
+    running_slips_pdf,
     score_sheets_pdf,
     series_results_pdf,
     table_cards_pdf,
@@ -332,3 +334,24 @@ def prizes(request: HttpRequest, pk: int) -> HttpResponse:
     """Director: the prize-giving list with every name (like ``?fassung=siegerehrung``)."""
     tournament = get_object_or_404(Tournament, pk=pk)
     return _private_pdf(prizes_pdf(tournament), f"{PRIZE_GIVING}-preise.pdf")
+
+
+@never_cache
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def badges(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director (as for the table cards): a name badge for every registered player, ten
+    per A4 page; names and clubs only with consent."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return _private_pdf(badges_pdf(tournament), "namensschilder.pdf")
+
+
+@never_cache
+@login_required
+@permission_required("tournament.change_round", raise_exception=True)
+def running_slips(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director (as for the table cards): a running slip ("Laufzettel") for every
+    registered player, four per A4 page, with the table and seat of each round drawn so
+    far; names only with consent."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return _private_pdf(running_slips_pdf(tournament), "laufzettel.pdf")

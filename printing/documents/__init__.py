@@ -4,11 +4,14 @@ document, for the print templates.
 - :func:`score_sheets` — the "Spielliste" of every table of a round, blank or filled;
 - :func:`table_plan` — a round's seating by table and by player;
 - :func:`table_cards` — the card on each table: its number, seats and private entry link;
+- :func:`badge_rows` and :func:`running_slip_rows` — a player's name badge and running
+  slip ("Laufzettel": the table in every round drawn so far);
 - :func:`results_list` — the "Rangliste", overall or for one round (public names only, or
   every name in the director's prize-giving version);
 - the rules handout is built by :mod:`printing.handout`.
 
-Public documents (table plan, results list) name only players who consented
+Public documents (table plan, results list) and what is seen in the hall (table cards,
+name badges, running slips) name only players who consented
 (:func:`consents`); the others appear by start number (FIELD-NOTES; issue "Trustworthy
 results", security).  Score sheets are the table's own record, signed by its players, and are
 printed for the director only; they carry the names.
@@ -16,12 +19,14 @@ printed for the director only; they carry the names.
 The package is split by document: :mod:`.score_sheet` (the score sheets and their
 pages) with the words printed on them in :mod:`.sheet_words`, :mod:`.seating` (table
 cards and table plan), :mod:`.results` (the results list), and :mod:`.common` (what
-they share: isolating typed text, consent, a round's seats and live links).
+they share: isolating typed text, consent, a round's seats and live links); :mod:`.badges`
+(name badges and running slips).
 """
 
 from __future__ import annotations
 
 from ..handout import SUITS_EN, TERMS
+from .badges import Badge, Slip, SlipRound, badge_rows, in_pages, running_slip_rows
 from .common import consents, isolate, ruleset_name
 from .results import PrintedPair, provisional_note, results_list
 from .score_sheet import GAMES_PER_PAGE, Sheet, SheetPage, SheetRow, score_sheets, sheet_pages
@@ -37,6 +42,12 @@ from .sheet_words import (
 )
 
 __all__ = [
+    "Badge",
+    "Slip",
+    "SlipRound",
+    "badge_rows",
+    "in_pages",
+    "running_slip_rows",
     "CLOCKWISE",
     "GAMES_PER_PAGE",
     "SUITS_EN",
