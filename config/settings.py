@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "table_entry",
     "prizes",
     "series",
+    "hall",
     "printing",
     "archive",
     "operations",
@@ -147,6 +148,9 @@ PUBLIC_PDF_RATE = os.environ.get("BINOKEL_PUBLIC_PDF_RATE", "20/m")
 # table only after many; the director lifts it on the table links page)
 TABLE_CONFIRM_CODE_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_RATE", "10/10m")
 TABLE_CONFIRM_CODE_LINK_RATE = os.environ.get("BINOKEL_TABLE_CONFIRM_CODE_LINK_RATE", "40/10m")
+# calls for the director from one table's link (hall.views.table_call): one is open at a
+# time anyway; this keeps a bored table from calling again and again after each "done"
+DIRECTOR_CALL_RATE = os.environ.get("BINOKEL_DIRECTOR_CALL_RATE", "6/h")
 # django-ratelimit is used through its functions only (not an installed app); its
 # decorator's 403 is not used: a throttled phone gets the 429 page of table_entry.views.
 # When the cache cannot count (Redis down: config.cache answers as an empty cache), the

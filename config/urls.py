@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("tournament.urls")),
     path("", include("scoring.urls")),
     path("", include("table_entry.urls")),
+    path("", include("hall.urls")),
     path("", include("prizes.urls")),
     path("", include("series.urls")),
     path("", include("archive.urls")),

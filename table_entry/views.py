@@ -11,8 +11,6 @@ says why (revoked, round closed …), never a 500.
 
 from __future__ import annotations
 
-from functools import wraps
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -31,77 +29,7 @@ from tournament.params import BadNumber, parse_number
 
 from . import services as phone
 from . import throttle
-
-REFUSED_STATUS = {
-    "unknown": 404,
-    "revoked": 410,
-    "off": 403,
-    "planned": 403,
-    "closed": 410,
-    "throttled": 429,
-    "not_clerk": 403,
-    "wrong_mode": 403,
-    "reason_required": 403,
-    "wrong_table": 403,
-}
-
-
-def _private(response: HttpResponse) -> HttpResponse:
-    """No token in any Referer, no caching of a table's page.  ``strict-origin`` sends only
-    scheme and host as Referer (never the path with the token); ``no-referrer`` would also
-    make the browser send ``Origin: null`` with the page's forms, which Django's CSRF
-    check rightly refuses."""
-    response["Referrer-Policy"] = "strict-origin"
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def _wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
-def table_link_view(view):
-    """Resolve the token of the URL into its live link and pass it on as ``link``; a link
-    that does not open its table gets the page that says why (404/410/403), in JSON for the
-    phone's offline queue; too many requests for a valid token or from its address, or too
-    many unknown tokens from an address or with one prefix, get 429 (:mod:`table_entry.throttle`:
-    the token is looked up first, so guesses never throttle valid links).  Every answer carries ``Referrer-Policy: strict-origin``."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, token: str, *args, **kwargs):
-        try:
-            link = phone.resolve(token)
-        except phone.LinkRefused as exc:
-            if exc.reason in ("unknown", "revoked") and throttle.count_miss(request, token):
-                return _private(_throttled(request))
-            return _private(_refused(request, exc.reason, str(exc)))
-        if throttle.limited(request, link.token):
-            return _private(_throttled(request))
-        return _private(view(request, link, *args, **kwargs))
-
-    return wrapper
-
-
-def _throttled(request: HttpRequest) -> HttpResponse:
-    return _refused(
-        request,
-        "throttled",
-        _("Zu viele Anfragen in kurzer Zeit. Bitte eine Minute warten und neu laden."),
-    )
-
-
-def _refused(request: HttpRequest, reason: str, message: str) -> HttpResponse:
-    status = REFUSED_STATUS.get(reason, 403)
-    if _wants_json(request):
-        return JsonResponse(
-            {"status": "refused", "reason": reason, "message": message}, status=status
-        )
-    return render(
-        request,
-        "table_entry/table_link_refused.html",
-        {"message": message, "reason": reason},
-        status=status,
-    )
+from .http import private_answer, refused, table_link_view, wants_json
 
 
 def _hand_rows(link, seats, device: str) -> list[dict]:
@@ -202,7 +130,7 @@ def table_page(request: HttpRequest, link) -> HttpResponse:
 def _save(request: HttpRequest, link, seats) -> HttpResponse:
     table = link.table
     form = hand_entry.hand_form(table, request.POST, seats=seats, touch=True)
-    as_json = _wants_json(request)
+    as_json = wants_json(request)
     device = phone.device_id(request.session)
     if not form.is_valid():
         evaluation = hand_entry.evaluate_form(table, form)
@@ -231,7 +159,7 @@ def _save(request: HttpRequest, link, seats) -> HttpResponse:
         # a repeated send of what is stored is no conflict: save_hand returns it as saved
         return _conflict(request, link, form, exc.hand, as_json)
     except services.EntryRefused as exc:
-        return _refused(request, exc.reason, str(exc))
+        return refused(request, exc.reason, str(exc))
     if hand is None:
         if as_json:
             return JsonResponse(
@@ -331,7 +259,7 @@ def confirm(request: HttpRequest, link) -> HttpResponse:
     except services.ConfirmationRefused as exc:
         messages.error(request, str(exc))
     except services.EntryRefused as exc:
-        return _refused(request, exc.reason, str(exc))
+        return refused(request, exc.reason, str(exc))
     return back
 
 
@@ -462,7 +390,7 @@ def director_links(request: HttpRequest, pk: int) -> HttpResponse:
             "choices": Tournament.TableEntry.choices,
         },
     )
-    return _private(response)
+    return private_answer(response)
 
 
 def link_address(link, request: HttpRequest | None = None) -> str:

@@ -104,6 +104,21 @@ class Tournament(models.Model):
             "feste Paare, die Rangliste zählt je Paar."
         ),
     )
+    #: the round clock (issue 41): the planned length of a round, shown as time left on
+    #: the projector and the phones; ``None``: no clock.  Nothing happens by itself when
+    #: the time is up: the director decides.
+    round_minutes = models.PositiveSmallIntegerField(
+        _("geplante Dauer je Runde (Minuten)"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(10), MaxValueValidator(600)],
+    )
+    #: the director's console marks a table idle when nothing was entered for so long
+    idle_minutes = models.PositiveSmallIntegerField(
+        _("Tisch ohne Eingabe markieren nach (Minuten)"),
+        default=15,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+    )
     lost_game_fee = models.DecimalField(
         _("Gebühr je verlorenem Spiel (EUR)"),
         max_digits=5,
@@ -332,6 +347,8 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("Runde"), validators=[MinValueValidator(1)])
     seed = models.BigIntegerField(_("Auslosungs-Seed"), null=True, blank=True)
     status = models.CharField(_("Status"), max_length=10, choices=Status, default=Status.PLANNED)
+    #: when the director started the round (the round clock counts from here)
+    started_at = models.DateTimeField(_("gestartet am"), null=True, blank=True)
     closed_at = models.DateTimeField(_("abgeschlossen am"), null=True, blank=True)
     # A round closed although entries were missing or unconfirmed: the director's reason
     # and what was missing ([{"table": 4, "games": [11, 12], "players": []}, …]; unconfirmed

@@ -165,6 +165,8 @@ BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
         "rounds": (1, 10),
         "games_per_round": (Tournament.GAMES_PER_ROUND_MIN, Tournament.GAMES_PER_ROUND_MAX),
         "lost_game_fee_from": (1, 600),
+        "round_minutes": (10, 600),
+        "idle_minutes": (1, 120),
     },
     "tournament.registration": {
         "start_number": (1, 99_999),

@@ -7,7 +7,7 @@
 (function () {
   document.addEventListener("htmx:beforeRequest", function (event) {
     var trigger = event.detail.elt && event.detail.elt.getAttribute("hx-trigger");
-    if (document.hidden && trigger && trigger.indexOf("every ") === 0) {
+    if (document.hidden && trigger && trigger.indexOf("every ") !== -1) {
       event.preventDefault();
     }
   });

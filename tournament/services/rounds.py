@@ -13,6 +13,7 @@ from collections import Counter
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..models import Registration, Round, Seat, Table, Tournament
@@ -205,7 +206,8 @@ def lock_round(round_id: int) -> Round:
 
 @transaction.atomic
 def start_round(round_: Round) -> None:
-    """Open ``round_`` for entry; it must be drawn.  Raises ``ValidationError`` otherwise."""
+    """Open ``round_`` for entry and record when (``started_at``: the round clock counts
+    from here); it must be drawn.  Raises ``ValidationError`` otherwise."""
     locked = lock_round(round_.pk)
     if locked.status != Round.Status.PLANNED:
         raise ValidationError(_("Die Runde läuft schon oder ist abgeschlossen."))
@@ -213,5 +215,6 @@ def start_round(round_: Round) -> None:
         raise ValidationError(_("Die Runde ist noch nicht ausgelost."))
     _require_previous_closed(locked, "start")
     locked.status = Round.Status.RUNNING
-    locked.save(update_fields=["status"])
-    round_.status = locked.status
+    locked.started_at = timezone.now()
+    locked.save(update_fields=["status", "started_at"])
+    round_.status, round_.started_at = locked.status, locked.started_at
