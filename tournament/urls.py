@@ -11,6 +11,7 @@ urlpatterns = [
     path("spieler/", views.players, name="players"),
     path("spieler/suche/", views.player_search, name="player_search"),
     path("turnier/<int:pk>/anmeldungen/", views.registrations, name="registrations"),
+    path("turnier/<int:pk>/anmeldungen/import/", views.member_import, name="member_import"),
     path(
         "turnier/<int:pk>/anmeldungen/<int:start_number>/",
         views.registration_edit,

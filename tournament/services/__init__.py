@@ -12,6 +12,8 @@ and ``services.draw_round(...)`` work as before:
   start a round, lock a round;
 - :mod:`.registration`: register one player or a pasted list, correct a registration,
   consent, categories, search and merge players;
+- :mod:`.member_import`: a club's member list (XLSX or CSV) read, previewed row by row
+  and imported into a tournament's registrations;
 - :mod:`.withdrawals`: withdraw a player and undo it, and which draws either clears;
 - :mod:`.pairs`: form and split the fixed pairs of a pairs event, read them for the draw.
 
@@ -22,12 +24,24 @@ name for it, not the one the code calls.
 
 from __future__ import annotations
 
+from .member_import import (
+    ImportResult,
+    Preview,
+    PreviewRow,
+    Sheet,
+    guess_header,
+    guess_mapping,
+    import_members,
+    preview_members,
+    read_member_file,
+)
 from .pairs import form_pair, pairs_of, split_pair
 from .registration import (
     MAX_CATEGORIES,
     SEARCH_LIMIT,
     ListEntry,
     add_category,
+    find_player,
     merge_players,
     parse_player_list,
     register,
@@ -73,15 +87,23 @@ __all__ = [
     "PARTNER_WEIGHT",
     "SEARCH_LIMIT",
     "DrawPlan",
+    "ImportResult",
     "ListEntry",
+    "Preview",
+    "PreviewRow",
+    "Sheet",
     "add_category",
     "create_tournament",
     "draw_round",
     "draws_cleared_by_reinstating",
     "draws_cleared_by_withdrawal",
+    "find_player",
     "first_open_round_before",
     "form_pair",
     "fours_only",
+    "guess_header",
+    "guess_mapping",
+    "import_members",
     "lock_round",
     "may_enter",
     "meetings_before",
@@ -90,10 +112,12 @@ __all__ = [
     "parse_player_list",
     "plan_draw",
     "plan_pairs_draw",
-    "reinstate",
+    "preview_members",
+    "read_member_file",
     "register",
     "register_many",
     "register_player",
+    "reinstate",
     "search_players",
     "set_categories",
     "set_consents",

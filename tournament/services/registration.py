@@ -82,12 +82,7 @@ def register_player(
                 {"last_name": _("Der gewählte Spieler existiert nicht mehr; bitte neu suchen.")}
             )
     else:
-        same = Player.objects.filter(
-            first_name=first_name.strip(), last_name=last_name.strip(), club=club.strip()
-        ).order_by("pk")
-        if year_of_birth is not None:
-            same = same.filter(Q(year_of_birth=year_of_birth) | Q(year_of_birth__isnull=True))
-        player = same.first() or Player.objects.create(
+        player = find_player(first_name, last_name, club, year_of_birth) or Player.objects.create(
             first_name=first_name.strip(),
             last_name=last_name.strip(),
             club=club.strip(),
@@ -103,6 +98,20 @@ def register_player(
     if existing is not None:
         raise ValidationError({"last_name": _("Dieser Spieler ist schon angemeldet.")})
     return register(tournament, player, start_number, first_round, consent_public=consent_public)
+
+
+def find_player(
+    first_name: str, last_name: str, club: str = "", year_of_birth: int | None = None
+) -> Player | None:
+    """The known player :func:`register_player` reuses for a name and club typed or read
+    from a list (trimmed, exactly as written), with the same ``year_of_birth`` where both
+    are known; the oldest record when there are several, ``None`` when there is none."""
+    same = Player.objects.filter(
+        first_name=first_name.strip(), last_name=last_name.strip(), club=club.strip()
+    ).order_by("pk")
+    if year_of_birth is not None:
+        same = same.filter(Q(year_of_birth=year_of_birth) | Q(year_of_birth__isnull=True))
+    return same.first()
 
 
 def withdrawn_message(registration: Registration) -> str:

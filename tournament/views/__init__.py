@@ -10,12 +10,15 @@ Split by page group; every view is re-exported here for ``tournament/urls.py``,
 - :mod:`.tournaments`: creating a tournament;
 - :mod:`.registration`: a tournament's registrations, correcting one, the players'
   register (type-ahead, search, merge);
+- :mod:`.member_import`: importing a club's member list (XLSX or CSV) into the
+  registrations;
 - :mod:`.withdrawals`: withdrawing a player and undoing it;
 - :mod:`.rounds`: a round's seating plan (swaps, first dealer and scorer);
 """
 
 from __future__ import annotations
 
+from .member_import import member_import
 from .registration import (
     MAX_PAIR,
     MAX_START_NUMBER,
@@ -38,6 +41,7 @@ __all__ = [
     "clerk_accounts",
     "favicon",
     "first_run",
+    "member_import",
     "player_search",
     "players",
     "registration_edit",
