@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "prizes",
     "series",
     "hall",
+    "door",
     "printing",
     "archive",
     "operations",

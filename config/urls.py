@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("table_entry.urls")),
     path("", include("hall.urls")),
+    path("", include("door.urls")),
     path("", include("prizes.urls")),
     path("", include("series.urls")),
     path("", include("archive.urls")),

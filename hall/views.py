@@ -175,6 +175,11 @@ def notices(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _table_notices(request: HttpRequest, link, form=None, status: int = 200) -> HttpResponse:
+    """The phone's notices; a refusal keeps its status (422, 429) for a plain form post, but
+    answers an htmx request with 200, since htmx shows no 4xx answer and the phone would
+    say nothing at all."""
+    if request.headers.get("HX-Request"):
+        status = 200
     tournament = link.table.round.tournament
     return render(
         request,

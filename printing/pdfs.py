@@ -10,6 +10,7 @@ from io import BytesIO
 from django.utils import timezone, translation
 from pypdf import PdfReader
 
+from door.selectors import cash_summary
 from prizes.selectors import prize_list
 from scoring import selectors
 from scoring.qr import qr_data_uri, reachable_by_phones
@@ -209,6 +210,20 @@ def running_slips_pdf(tournament: Tournament) -> bytes:
         {
             "tournament": tournament,
             "pages": documents.in_pages(documents.running_slip_rows(tournament), SLIPS_PER_PAGE),
+            "printed_at": timezone.localtime(),
+            "LANGUAGE_CODE": translation.get_language() or "de",
+        },
+    )
+
+
+def cash_pdf(tournament: Tournament) -> bytes:
+    """The cash summary for the treasurer (:func:`door.selectors.cash_summary`): start fee
+    and lost-game fees per player, the sums; every name (not for the wall)."""
+    return render_pdf(
+        "printing/cash.html",
+        {
+            "tournament": tournament,
+            "summary": cash_summary(tournament),
             "printed_at": timezone.localtime(),
             "LANGUAGE_CODE": translation.get_language() or "de",
         },

@@ -28,6 +28,7 @@ urlpatterns = [
     path("turnier/<int:pk>/druck/preise.pdf", needs_pdf_engine(views.prizes), name="prizes"),
     path("turnier/<int:pk>/druck/regeln.pdf", needs_pdf_engine(views.rules), name="rules"),
     path("turnier/<int:pk>/druck/aushang.pdf", needs_pdf_engine(views.poster), name="poster"),
+    path("turnier/<int:pk>/druck/kasse.pdf", needs_pdf_engine(views.cash), name="cash"),
     path(
         "turnier/<int:pk>/druck/namensschilder.pdf",
         needs_pdf_engine(views.badges),

@@ -47,6 +47,7 @@ from tournament.models import Round, Series, Tournament
 from . import render
 from .pdfs import (
     badges_pdf,
+    cash_pdf,
     poster_pdf,
     prizes_pdf,
     results_pdf,
@@ -355,3 +356,13 @@ def running_slips(request: HttpRequest, pk: int) -> HttpResponse:
     far; names only with consent."""
     tournament = get_object_or_404(Tournament, pk=pk)
     return _private_pdf(running_slips_pdf(tournament), "laufzettel.pdf")
+
+
+@never_cache
+@login_required
+@permission_required("tournament.change_tournament", raise_exception=True)
+def cash(request: HttpRequest, pk: int) -> HttpResponse:
+    """Director: the cash summary as a PDF for the treasurer (start fees, lost-game fees,
+    sums); every name, so never public."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return _private_pdf(cash_pdf(tournament), "kasse.pdf")

@@ -175,6 +175,26 @@ class Tournament(models.Model):
         verbose_name=_("Schreiber"),
         help_text=_("Konten, die bei diesem Turnier Spiele erfassen und bestätigen dürfen."),
     )
+    #: the door (issue 41.6): with ``check_in`` a round is drawn only among the players
+    #: checked in at the door (registered beforehand: "angemeldet"); ``start_fee`` is the
+    #: start fee per player; ``clerks_at_door``: the tournament's clerks may check players
+    #: in and mark fees, not only the director
+    check_in = models.BooleanField(
+        _("Einlass mit Check-in"),
+        default=False,
+        help_text=_("Ausgelost werden nur Spieler, die am Einlass eingecheckt sind."),
+    )
+    start_fee = models.DecimalField(
+        _("Startgeld (EUR)"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+    )
+    clerks_at_door = models.BooleanField(
+        _("Schreiber dürfen einchecken und Startgeld vermerken"), default=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     #: loaded by ``manage.py load_demo``: every page of a database holding one says so
     is_demo = models.BooleanField(_("Demo-Turnier"), default=False, editable=False)
@@ -252,6 +272,12 @@ class Registration(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
     )
+
+    class Fee(models.TextChoices):
+        OPEN = "", _("offen")
+        PAID = "paid", _("bezahlt")
+        WAIVED = "waived", _("erlassen")
+
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     start_number = models.PositiveIntegerField(_("Startnummer"), validators=[MinValueValidator(1)])
     first_round = models.PositiveSmallIntegerField(_("ab Runde"), default=1)
@@ -270,6 +296,9 @@ class Registration(models.Model):
         validators=[MinValueValidator(1)],
         help_text=_("Paarwertung: die zwei Anmeldungen mit derselben Paarnummer spielen zusammen."),
     )
+    #: when the player arrived at the door (``None``: registered, not (yet) there)
+    checked_in_at = models.DateTimeField(_("eingecheckt um"), null=True, blank=True)
+    fee = models.CharField(_("Startgeld"), max_length=10, choices=Fee, blank=True, default=Fee.OPEN)
     history = HistoricalRecords()
 
     class Meta:
@@ -285,6 +314,11 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.start_number}: {self.player}"
+
+    def present(self) -> bool:
+        """Whether the player may be drawn: checked in at the door, or the tournament has
+        no check-in (every registration is taken as present, as before issue 41)."""
+        return self.checked_in_at is not None or not self.tournament.check_in
 
     def plays_in(self, round_number: int) -> bool:
         """Whether this player is seated in round ``round_number``."""

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from tournament import services as tournament_services
 from tournament.models import Registration, Round, Table, Tournament
 
 from ..models import Hand, RoundTotal
@@ -117,7 +118,8 @@ def overview_rounds(tournament: Tournament) -> list[dict]:
     """The rounds for the entry overview in the order a director needs them: the running
     round first, then the planned ones (next first), then the closed ones (latest first).
     Each item: ``round``, ``tables`` (:func:`round_progress`), ``may_draw`` and
-    ``may_start`` (rounds run in order: only when every earlier round is closed)."""
+    ``may_start`` (rounds run in order: only when every earlier round is closed), and for
+    a planned round ``absent``: who its draw leaves out, not checked in at the door."""
     rounds = list(tournament.round_set.all().order_by("number"))
     items = []
     all_closed_so_far = True
@@ -130,6 +132,7 @@ def overview_rounds(tournament: Tournament) -> list[dict]:
                 "tables": tables,
                 "may_draw": planned and all_closed_so_far,
                 "may_start": planned and all_closed_so_far and bool(tables),
+                "absent": tournament_services.absent_from_draw(r) if planned else [],
             }
         )
         all_closed_so_far = all_closed_so_far and r.status == Round.Status.CLOSED

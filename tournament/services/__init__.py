@@ -54,6 +54,7 @@ from .registration import (
     withdrawn_message,
 )
 from .rounds import (
+    absent_from_draw,
     draw_round,
     first_open_round_before,
     lock_round,
@@ -82,6 +83,7 @@ from .withdrawals import (
 )
 
 __all__ = [
+    "absent_from_draw",
     "FOUR_WEIGHT",
     "MAX_CATEGORIES",
     "PARTNER_WEIGHT",

@@ -71,7 +71,9 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
         seed = random.SystemRandom().randrange(1, 10**9)
     tournament = round_.tournament
     registrations = {
-        r.start_number: r for r in tournament.registrations.all() if r.plays_in(round_.number)
+        r.start_number: r
+        for r in tournament.registrations.all()
+        if r.plays_in(round_.number) and (r.checked_in_at or not tournament.check_in)
     }
     met, partnered, at_four = _earlier_tables(round_)
     fours = fours_only(tournament.ruleset)
@@ -218,3 +220,19 @@ def start_round(round_: Round) -> None:
     locked.started_at = timezone.now()
     locked.save(update_fields=["status", "started_at"])
     round_.status, round_.started_at = locked.status, locked.started_at
+
+
+def absent_from_draw(round_: Round) -> list[Registration]:
+    """The players registered for ``round_`` whom its draw leaves out because they are not
+    checked in at the door (``Tournament.check_in``; empty without it), by start number.
+    The rule :func:`draw_round` applies; the overview and the door page name them."""
+    tournament = round_.tournament
+    if not tournament.check_in:
+        return []
+    return [
+        r
+        for r in tournament.registrations.filter(checked_in_at__isnull=True)
+        .select_related("player")
+        .order_by("start_number")
+        if r.plays_in(round_.number)
+    ]
