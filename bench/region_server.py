@@ -6,8 +6,8 @@ PostgreSQL database and one Redis (issue 40.3).
 The configuration is the repository's: ``deploy/nginx/loopback.conf`` is copied as the frame
 (``nginx.conf``) and ``deploy/nginx/binokel.conf`` as ``site.conf`` with only its host
 addresses replaced (:func:`site_config`: the listen line, the certificate, the cache folder,
-the static folder and the app servers; each replacement must find its line, so a changed
-file changes the tests too).
+the static folder and the app servers, and the static files are logged for the benchmark's
+count; each replacement must find its line, so a changed file changes the tests too).
 
 Used by ``tests/operations/test_region_server.py`` (behaviour through the proxy) and
 ``bench/region_bench.py`` (figures).  ``python -m bench.region_server --prepare`` is the
@@ -80,6 +80,8 @@ def site_config(
         (r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};"),
         (r"proxy_cache_path \S+ ", f"proxy_cache_path {cache} "),
         (r"alias \S+;", f"alias {static}/;"),
+        # the benchmark counts nginx's answers in its access log, static files too
+        (r"\n\s*access_log off;", ""),
         (r"(upstream binokel \{\n)(    server \S+;\n)+", rf"\g<1>{servers}"),
     ]
     for pattern, new in replacements:
@@ -243,6 +245,7 @@ class RegionServer:
         tables: int = 4,
     ) -> None:
         self.folder = folder
+        _drop_left_behind()
         _postgres(
             f"DROP DATABASE IF EXISTS {PG_REGION_DB} WITH (FORCE)",
             f"CREATE DATABASE {PG_REGION_DB}",
@@ -338,6 +341,24 @@ def _postgres(*statements: str) -> None:
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
         for statement in statements:
             conn.execute(statement)
+
+
+def _drop_left_behind() -> None:
+    """Drop the databases of earlier runs whose process has ended (a run that was killed
+    never reached its ``stop()``)."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        names = [
+            row[0]
+            for row in conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'binokel_region_%'"
+            )
+        ]
+        for name in names:
+            pid = name.rsplit("_", 1)[1]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def postgres_reachable() -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -19,13 +20,14 @@ def door_rows(tournament: Tournament, query: str = "") -> list[Registration]:
     a first or last name or the club), by start number; all of them without a query.  At
     most :data:`SEARCH_LIMIT` with a query."""
     rows = tournament.registrations.select_related("player").order_by("start_number")
-    query = query.strip()
+    # a NUL is what PostgreSQL refuses in a text; "²" passes isdigit() but not int()
+    query = query.replace("\x00", "").strip()
     if not query:
         return list(rows)
-    if query.isdigit():
+    if re.fullmatch(r"[0-9]{1,6}", query):
         return list(rows.filter(start_number=int(query)))
     condition = Q()
-    for word in query.split():
+    for word in query.replace(",", " ").split():  # "Müller, Hans" as the list shows it
         condition &= (
             Q(player__last_name__icontains=word)
             | Q(player__first_name__icontains=word)
@@ -97,12 +99,10 @@ class CashSummary:
 
 def cash_summary(tournament: Tournament) -> CashSummary:
     """Start fees and lost-game fees per player of ``tournament`` (the lost-game fee as the
-    standings count it: :attr:`scoring.selectors.StandingRow.fee`).  Every registration
+    standings count it, also for players the standings leave out:
+    :func:`scoring.selectors.lost_game_fees`).  Every registration
     is listed, present or not; full names (the treasurer's sheet is not public)."""
-    lost = {
-        row.start_number: row.fee or Decimal("0.00")
-        for row in scoring_selectors.standings(tournament, None, public=False)
-    }
+    lost = scoring_selectors.lost_game_fees(tournament)
     amount = tournament.start_fee or Decimal("0.00")
     summary = CashSummary(tournament.start_fee)
     for registration in tournament.registrations.select_related("player").order_by("start_number"):

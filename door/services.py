@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.models import Registration, Tournament
+from tournament.models import Registration, Round, Tournament
 from tournament.services import may_enter
 
 
@@ -26,14 +26,26 @@ def may_work_door(user, tournament: Tournament) -> bool:
     return tournament.clerks_at_door and may_enter(user, tournament)
 
 
+@transaction.atomic
 def check_in(registration: Registration) -> bool:
     """The player has arrived.  Returns whether this changed anything (a second tap on
-    another device changes nothing)."""
-    updated = Registration.objects.filter(pk=registration.pk, checked_in_at__isnull=True)
-    if not updated.exists():
+    another device changes nothing).  With check-in on, a player who arrives after rounds
+    have started plays from the next round on (``first_round``): the rounds he was not
+    drawn for count as missed, as the club's ``missed_rounds`` says, not as 0 points."""
+    locked = Registration.objects.select_for_update().get(pk=registration.pk)
+    if locked.checked_in_at is not None:
         return False
-    registration.checked_in_at = timezone.now()
-    registration.save(update_fields=["checked_in_at"])  # through save(): the history
+    fields = ["checked_in_at"]
+    tournament = locked.tournament
+    started = tournament.round_set.exclude(status=Round.Status.PLANNED).order_by("-number")
+    last_started = started.values_list("number", flat=True).first()
+    if tournament.check_in and last_started and locked.first_round <= last_started:
+        if not locked.seats.filter(round__number__lte=last_started).exists():
+            locked.first_round = last_started + 1
+            fields.append("first_round")
+    locked.checked_in_at = timezone.now()
+    locked.save(update_fields=fields)  # through save(): the history
+    registration.checked_in_at, registration.first_round = locked.checked_in_at, locked.first_round
     return True
 
 

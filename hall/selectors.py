@@ -118,7 +118,8 @@ class ConsoleRow:
     """One table of the running round on the console: its ``progress``
     (:class:`scoring.selectors.progress.TableProgress`), ``idle`` (nothing entered for
     ``Tournament.idle_minutes`` while hands are missing, counted from the last entry or
-    the round's start), ``behind`` (games behind the clock's even pace, 0 without a clock)
+    the round's start; never when round totals are entered from paper), ``behind`` (games
+    behind the clock's even pace, 0 without a clock or with round totals)
     and ``far_behind`` (at least :func:`far_behind_games`), and its open ``call``."""
 
     progress: TableProgress
@@ -141,6 +142,8 @@ def console_rows(
     """Every table of ``round_`` for the console (see :class:`ConsoleRow`); a fixed
     number of queries."""
     now = now or timezone.now()
+    # round totals are typed from paper after the round: no entry meanwhile is normal
+    paper = tournament.entry_mode == Tournament.EntryMode.TOTALS
     open_calls = {
         c.table_id: c
         for c in DirectorCall.objects.filter(table__round=round_, done_at__isnull=True)
@@ -149,9 +152,14 @@ def console_rows(
     for progress in round_progress(round_):
         since = progress.last_entry or round_.started_at
         quiet = int((now - since).total_seconds() // 60) if since else 0
-        idle = not progress.complete and since is not None and quiet >= tournament.idle_minutes
+        idle = (
+            not paper
+            and not progress.complete
+            and since is not None
+            and quiet >= tournament.idle_minutes
+        )
         behind = 0
-        if clock is not None and not progress.complete:
+        if clock is not None and not progress.complete and not paper:
             behind = max(0, int(progress.games * clock.elapsed) - progress.entered)
         rows.append(
             ConsoleRow(

@@ -206,30 +206,29 @@ def table_notices(request: HttpRequest, link) -> HttpResponse:
 @table_link_view
 @require_POST
 def table_call(request: HttpRequest, link) -> HttpResponse:
-    """The table calls the director ("Turnierleitung rufen").  One open call per table;
-    at most ``settings.DIRECTOR_CALL_RATE`` calls per link (429 with the phone's notices
-    and a message beyond).  Answers the phone's notices (htmx) or redirects to its page."""
+    """The table calls the director ("Turnierleitung rufen").  While the table's call is
+    open another tap changes nothing.  A new call counts against
+    ``settings.DIRECTOR_CALL_RATE`` per link; beyond it the phone is asked to go to the
+    director (429).  Answers the phone's notices (htmx) or redirects to its page."""
     form = CallForm(request.POST)
-    if is_ratelimited(
+    if not form.is_valid():
+        return _table_notices(request, link, form, status=422)
+    if selectors.open_call(link.table) is None and is_ratelimited(
         request,
         group="director-call",
         key=lambda group, request: link.token[:64],
         rate=settings.DIRECTOR_CALL_RATE,
         increment=True,
     ):
-        form.is_valid()
         form.add_error(
-            None, _("Schon oft gerufen. Bitte warten – die Turnierleitung kommt zu Ihnen.")
+            None,
+            _("Schon oft gerufen. Bitte gehen Sie selbst zur Turnierleitung."),
         )
         return _table_notices(request, link, form, status=429)
-    if form.is_valid():
-        try:
-            services.call_director(link, form.cleaned_data["reason"])
-        except ValidationError as exc:
-            apply_errors(form, exc)
-            return _table_notices(request, link, form, status=422)
-        form = None
-    else:
+    try:
+        services.call_director(link, form.cleaned_data["reason"])
+    except ValidationError as exc:
+        apply_errors(form, exc)
         return _table_notices(request, link, form, status=422)
     if request.headers.get("HX-Request"):
         return _table_notices(request, link)

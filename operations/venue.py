@@ -147,10 +147,13 @@ def environment(data: Path, public_url: str, hosts: list[str]) -> dict[str, str]
 
 
 def setup_commands(demo: bool) -> list[tuple[str, ...]]:
-    """The ``manage.py`` commands run before the server starts, in order: migrate, collect
-    the static files, then load the demo (``demo``) or switch off the demo's logins."""
+    """The ``manage.py`` commands run before the server starts, in order: migrate, remove
+    expired sessions, collect the static files, then load the demo (``demo``) or switch
+    off the demo's logins."""
     return [
         ("migrate", "-v0"),
+        # expired sessions (an abandoned member-list upload in one, too) leave the database
+        ("clearsessions",),
         ("collectstatic", "--noinput", "-v0"),
         ("load_demo",) if demo else ("disable_demo_logins",),
     ]

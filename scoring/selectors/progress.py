@@ -119,7 +119,8 @@ def overview_rounds(tournament: Tournament) -> list[dict]:
     round first, then the planned ones (next first), then the closed ones (latest first).
     Each item: ``round``, ``tables`` (:func:`round_progress`), ``may_draw`` and
     ``may_start`` (rounds run in order: only when every earlier round is closed), and for
-    a planned round ``absent``: who its draw leaves out, not checked in at the door."""
+    a planned round ``absent``: who its draw leaves out, not checked in at the door, and
+    ``undrawn``: who checked in after it was drawn (draw again to seat them)."""
     rounds = list(tournament.round_set.all().order_by("number"))
     items = []
     all_closed_so_far = True
@@ -132,7 +133,11 @@ def overview_rounds(tournament: Tournament) -> list[dict]:
                 "tables": tables,
                 "may_draw": planned and all_closed_so_far,
                 "may_start": planned and all_closed_so_far and bool(tables),
-                "absent": tournament_services.absent_from_draw(r) if planned else [],
+                # named once: at the round that can be drawn now
+                "absent": tournament_services.absent_from_draw(r)
+                if planned and all_closed_so_far
+                else [],
+                "undrawn": tournament_services.present_not_drawn(r) if planned else [],
             }
         )
         all_closed_so_far = all_closed_so_far and r.status == Round.Status.CLOSED

@@ -191,6 +191,24 @@ def standings(
     return assign_places(rows, tie_break)
 
 
+def lost_game_fees(tournament: Tournament) -> dict[int, Decimal]:
+    """The lost-game fee in EUR per start number of everyone registered in ``tournament``
+    (every game lost as declarer from the ``lost_game_fee_from``-th on), also for players
+    the standings leave out (``missed_rounds == "excluded"``); empty when the tournament
+    charges none.  The cash summary's figure (door), the same count as
+    :attr:`StandingRow.fee`."""
+    if tournament.lost_game_fee is None:
+        return {}
+    sums = _Sums()
+    _add_hand_sums(sums, tournament, None)
+    _add_round_totals(sums, tournament, None)
+    return {
+        reg.start_number: tournament.lost_game_fee
+        * max(0, sums.lost[reg.pk] - tournament.lost_game_fee_from + 1)
+        for reg in _entrants(tournament)
+    }
+
+
 @dataclass
 class _Sums:
     """What the standings add up per registration (id): points per round number, games

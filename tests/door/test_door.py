@@ -264,3 +264,50 @@ def test_an_evening_at_the_door(director, clerk, client):
         n: Decimal("0.50") * k for n, k in lost.items()
     }
     assert "261,50" in summary_page  # the total, in German
+
+
+def test_odd_searches_answer_with_a_page(evening, as_director):
+    for query in ("²", "%00a", "Spieler3,%20Vorname3", "9999999999999"):
+        response = as_director.get(_door(evening) + f"?q={query}")
+        assert response.status_code == 200, query
+    assert 'id="nr-3"' in as_director.get(_door(evening, "Spieler3,%20Vorname3")).content.decode()
+
+
+def test_a_player_arriving_after_the_start_plays_from_the_next_round(evening, as_director):
+    for number in range(1, 10):
+        _act(as_director, evening, number, "einchecken")
+    round_ = evening.round_set.get(number=1)
+    services.draw_round(round_, seed=3)
+    _act(as_director, evening, 10, "einchecken")  # after the draw, before the start
+    overview = as_director.get(reverse("scoring:clerk", args=[evening.pk])).content.decode()
+    assert "Nach der Auslosung eingecheckt, noch ohne Platz" in overview
+    assert "10 Vorname10 Spieler10" in overview
+    assert Registration.objects.get(tournament=evening, start_number=10).first_round == 1
+    services.start_round(round_)
+    _act(as_director, evening, 11, "einchecken")  # round 1 runs: he starts with round 2
+    late = Registration.objects.get(tournament=evening, start_number=11)
+    assert late.first_round == 2 and late.checked_in_at is not None
+    assert late.history.first().first_round == 2  # the change is in the history
+
+
+def test_the_cash_summary_keeps_the_fees_of_players_the_standings_leave_out(clerk, as_director):
+    from tests.factories.tournaments import make_tournament, three_table
+    from tests.factories.web import table_url
+
+    tournament = make_tournament(lost_game_fee=Decimal("0.50"))
+    tournament.missed_rounds = "excluded"
+    tournament.save()
+    table = three_table(tournament)
+    address, _table = table_url(tournament)
+    clerk_client = Client()
+    clerk_client.force_login(clerk)
+    assert clerk_client.post(address, _lost_hand(table, 1)).status_code == 302
+    declarer = table.seats.get(position=1).registration
+    declarer.withdrawn_after_round = 1  # then he misses rounds 2 and 3: left out
+    declarer.save()
+    from door.selectors import cash_summary
+    from scoring import selectors
+
+    assert declarer.start_number not in [r.start_number for r in selectors.standings(tournament)]
+    row = next(r for r in cash_summary(tournament).rows if r.start_number == declarer.start_number)
+    assert row.lost_fee == Decimal("0.50")

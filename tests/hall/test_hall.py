@@ -188,13 +188,17 @@ def test_calls_from_one_link_are_throttled(at_table, as_director):
     link = links.live_link(three_table(at_table))
     for _ in range(2):
         assert _call(phone(), link).status_code == 302
+        # taps while the call is open change nothing and are not counted
+        assert _call(phone(), link).status_code == 302
+        assert _call(phone(), link).status_code == 302
         DirectorCall.objects.update(done_at=timezone.now())
     refused = _call(phone(), link)
     assert refused.status_code == 429
-    assert "Schon oft gerufen" in refused.content.decode()
+    assert "Bitte gehen Sie selbst zur Turnierleitung" in refused.content.decode()
     # the phone's script (htmx) shows no 4xx answer: it gets the message with a 200
     shown = _call(phone(), link, HTTP_HX_REQUEST="true")
     assert shown.status_code == 200 and "Schon oft gerufen" in shown.content.decode()
+    assert 'hx-preserve="true"' in shown.content.decode()  # a typed reason survives a poll
     assert DirectorCall.objects.count() == 2
 
 
@@ -277,3 +281,24 @@ def test_the_console_refreshes_itself_and_its_notices_are_shared_cacheable(at_ta
     private = phone().get(_table_notices(link))
     assert "no-store" in private["Cache-Control"]
     assert private["Referrer-Policy"] == "strict-origin"
+
+
+def test_round_totals_from_paper_raise_no_idle_alarm(at_table, as_director):
+    at_table.entry_mode = "totals"
+    at_table.save()
+    _set_clock(as_director, at_table, 90)
+    _started_ago(at_table, 80)
+    live = _live(as_director, at_table)
+    assert "keine Eingabe" not in live and "hinter der Uhr" not in live
+
+
+def test_a_call_is_marked_done_from_the_list_too(at_table, as_director):
+    link = links.live_link(three_table(at_table))
+    _call(phone(), link, "Frage")
+    call = DirectorCall.objects.get()
+    close_round_anyway(at_table)  # no running round: only the list shows the call
+    live = _live(as_director, at_table)
+    assert reverse("hall:call_done", args=[at_table.pk, call.pk]) in live
+    as_director.post(reverse("hall:call_done", args=[at_table.pk, call.pk]))
+    call.refresh_from_db()
+    assert call.done_at is not None

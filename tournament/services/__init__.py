@@ -59,6 +59,7 @@ from .rounds import (
     first_open_round_before,
     lock_round,
     meetings_before,
+    present_not_drawn,
     set_table_roles,
     start_round,
     swap_players,
@@ -84,6 +85,7 @@ from .withdrawals import (
 
 __all__ = [
     "absent_from_draw",
+    "present_not_drawn",
     "FOUR_WEIGHT",
     "MAX_CATEGORIES",
     "PARTNER_WEIGHT",

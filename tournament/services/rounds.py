@@ -236,3 +236,22 @@ def absent_from_draw(round_: Round) -> list[Registration]:
         .order_by("start_number")
         if r.plays_in(round_.number)
     ]
+
+
+def present_not_drawn(round_: Round) -> list[Registration]:
+    """Players checked in for ``round_`` (a planned round already drawn) who have no seat
+    in it: they arrived after the draw, which must be repeated to seat them (empty
+    without check-in or before the draw)."""
+    tournament = round_.tournament
+    if not tournament.check_in or round_.status != Round.Status.PLANNED:
+        return []
+    seated = set(round_.seats.values_list("registration_id", flat=True))
+    if not seated:
+        return []
+    return [
+        r
+        for r in tournament.registrations.filter(checked_in_at__isnull=False)
+        .select_related("player")
+        .order_by("start_number")
+        if r.plays_in(round_.number) and r.pk not in seated
+    ]

@@ -1,13 +1,14 @@
 """Importing a club's member list into a tournament's registrations (director): upload an
 XLSX or CSV file, check the preview (which column holds what, each row's result) and
 import.  The file is read once and only its cells are kept, in the session (the database,
-as every session), until the import or the next upload; the work is done by
+as every session), until the import, the next upload or an hour later; the work is done by
 :mod:`tournament.services.member_import`.
 """
 
 from __future__ import annotations
 
 import secrets
+import time
 
 from django import forms
 from django.contrib import messages
@@ -66,11 +67,12 @@ def member_import(request: HttpRequest, pk: int) -> HttpResponse:
     again (``action=preview``), import (``action=import``; then to the registrations)."""
     tournament = get_object_or_404(Tournament, pk=pk)
     if request.method != "POST":
+        _kept_sheet(request, tournament)  # an abandoned upload is dropped when too old
         return _upload_page(request, tournament, UploadForm())
     action = request.POST.get("action", "")
     if action == "upload":
         return _upload(request, tournament)
-    stored = request.session.get(_session_key(tournament))
+    stored = _kept_sheet(request, tournament)
     if stored is None or stored.get("id") != request.POST.get("upload"):
         gone = _(
             "Die Datei dieser Vorschau ist nicht mehr da (abgelaufen oder in einem anderen "
@@ -97,6 +99,22 @@ def _limits() -> dict[str, int]:
     return {"mb": service.MAX_BYTES // (1024 * 1024), "rows": service.MAX_ROWS}
 
 
+#: how long the cells of an uploaded member list are kept in the session for the preview
+#: (seconds); an older one is dropped at the next visit of the import page
+KEEP_SECONDS = 3600
+
+
+def _kept_sheet(request: HttpRequest, tournament: Tournament) -> dict | None:
+    """The uploaded sheet kept for ``tournament``'s preview, or ``None``; one older than
+    :data:`KEEP_SECONDS` is deleted (a member list names people who never play here)."""
+    key = _session_key(tournament)
+    stored = request.session.get(key)
+    if stored is not None and time.time() - stored.get("at", 0) > KEEP_SECONDS:
+        del request.session[key]
+        return None
+    return stored
+
+
 def _upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Read the posted file and show its preview with the guessed mapping; a refused file
     is named on the upload form."""
@@ -108,7 +126,7 @@ def _upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     except ValidationError as exc:
         apply_errors(form, exc)
         return _upload_page(request, tournament, form, status=422)
-    stored = {"id": secrets.token_urlsafe(12), **sheet.to_data()}
+    stored = {"id": secrets.token_urlsafe(12), "at": time.time(), **sheet.to_data()}
     request.session[_session_key(tournament)] = stored
     header = service.guess_header(sheet)
     mapping = service.guess_mapping(sheet, header)
