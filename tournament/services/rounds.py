@@ -73,7 +73,7 @@ def draw_round(round_: Round, seed: int | None = None) -> DrawPlan:
     registrations = {
         r.start_number: r
         for r in tournament.registrations.all()
-        if r.plays_in(round_.number) and (r.checked_in_at or not tournament.check_in)
+        if r.plays_in(round_.number) and r.present()
     }
     met, partnered, at_four = _earlier_tables(round_)
     fours = fours_only(tournament.ruleset)
