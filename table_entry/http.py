@@ -73,7 +73,17 @@ def _throttled(request: HttpRequest) -> HttpResponse:
 
 
 def refused(request: HttpRequest, reason: str, message: str) -> HttpResponse:
+    """The answer to a request the link does not allow: JSON for the phone's offline
+    queue, the page that says why for a browser (404/410/403/429) and, for a part of the
+    phone page that htmx refreshes (the hall's notices, the live check), that message alone
+    with 200: htmx shows no 4xx answer, and the phone would go on showing the round as open."""
     status = REFUSED_STATUS.get(reason, 403)
+    if request.headers.get("HX-Request") and not wants_json(request):
+        return render(
+            request,
+            "table_entry/_refused_part.html",
+            {"message": message, "reason": reason},
+        )
     if wants_json(request):
         return JsonResponse(
             {"status": "refused", "reason": reason, "message": message}, status=status

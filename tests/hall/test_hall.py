@@ -302,3 +302,15 @@ def test_a_call_is_marked_done_from_the_list_too(at_table, as_director):
     as_director.post(reverse("hall:call_done", args=[at_table.pk, call.pk]))
     call.refresh_from_db()
     assert call.done_at is not None
+
+
+def test_a_phone_polling_its_notices_learns_that_the_round_closed(at_table):
+    link = links.live_link(three_table(at_table))
+    close_round_anyway(at_table)
+    assert phone().get(_table_notices(link)).status_code == 410  # a page: says why
+    polled = phone().get(_table_notices(link), HTTP_HX_REQUEST="true")
+    assert polled.status_code == 200  # htmx shows no 4xx: the message comes with 200
+    body = polled.content.decode()
+    assert 'role="alert"' in body and "Bitte die Seite neu laden" in body
+    assert "Turnierleitung rufen" not in body
+    assert "no-store" in polled["Cache-Control"]
