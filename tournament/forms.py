@@ -167,6 +167,17 @@ class TournamentForm(forms.Form):
         help_text=_("In Euro, z. B. 0,50 für 50 Cent."),
     )
 
+    round_minutes = forms.IntegerField(
+        label=_("geplante Dauer je Runde (Minuten)"),
+        required=False,
+        min_value=10,
+        max_value=600,
+        help_text=_(
+            "Freiwillig: Beamer und Handys zeigen die Restzeit der Runde; bei Zeitablauf "
+            "passiert nichts von selbst."
+        ),
+    )
+
     confirmation_required = forms.BooleanField(
         label=_("Eingaben bestätigen lassen (zweiter Schreiber)"), required=False
     )

@@ -3,7 +3,10 @@ withdrawals; only the director may."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from rules import PRESETS
@@ -55,6 +58,8 @@ def test_director_creates_a_tournament_with_a_frozen_ruleset(client, director):
         ({"games_per_round": 10}, "games_per_round", "durch 3 teilbar"),
         # partnership-250 plays at tables of four only: all four play (issue 12.4)
         ({"preset": "partnership-250"}, "four_table_mode", "Kreuzbinokel (2 gegen 2)"),
+        # the round clock (issue 41.4): 10 to 600 minutes
+        ({"round_minutes": 5}, "round_minutes", "10"),
     ],
 )
 def test_bad_set_up_is_refused_at_its_field(client, director, change, field, words):
@@ -178,3 +183,13 @@ def test_generate_tournament_finish_plays_the_last_round_whole():
         call_command(
             "generate_tournament", players=8, rounds=2, games=3, finish=True, last_round=0.5
         )
+
+
+def test_the_round_clock_is_part_of_the_set_up(client, director):
+    client.force_login(director)
+    response = client.post(reverse("tournament:create"), dict(NEW_TOURNAMENT, round_minutes=75))
+    assert response.status_code == 302
+    assert Tournament.objects.get().round_minutes == 75
+    with pytest.raises(ValidationError) as refused:
+        services.create_tournament(name="X", date=date(2026, 1, 1), round_minutes=601)
+    assert "round_minutes" in refused.value.message_dict

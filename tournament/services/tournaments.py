@@ -38,6 +38,7 @@ def create_tournament(
     tie_break: str = Tournament.TieBreak.SHARED,
     event_type: str = Tournament.EventType.INDIVIDUAL,
     clerks: Sequence = (),
+    round_minutes: int | None = None,
 ) -> Tournament:
     """Create a tournament with a frozen copy of ``preset`` (plus ``overrides``) and its
     ``rounds`` empty rounds.  ``confirmation_required``: every entry must be confirmed by a
@@ -46,6 +47,8 @@ def create_tournament(
     (``Tournament.MissedRounds``); ``tie_break``: how equal totals are ordered
     (``Tournament.TieBreak``).  ``clerks``: the accounts that may enter results (more can be added in the admin).
     ``event_type``: individual (default) or fixed pairs (``Tournament.EventType``).
+    ``round_minutes``: the planned length of a round for the round clock (10 … 600, or
+    ``None``: no clock; it can be changed on the console later).
 
     A ruleset played only at tables of four (``partnership-250``, seed 000: four players,
     partners opposite) makes every table a table of four: ``four_table_mode`` must then be
@@ -92,6 +95,10 @@ def create_tournament(
         errors["games_per_round"] = [
             _("Die Spielzahl muss durch 3 teilbar sein, damit jeder gleich oft gibt.")
         ]
+    if round_minutes is not None and not 10 <= round_minutes <= 600:
+        errors["round_minutes"] = [
+            _("Geplante Dauer je Runde: 10 bis 600 Minuten, oder leer lassen (keine Rundenuhr).")
+        ]
     if errors:
         raise ValidationError(errors)
     assert ruleset is not None
@@ -113,6 +120,7 @@ def create_tournament(
             missed_rounds=missed_rounds,
             tie_break=tie_break,
             event_type=event_type,
+            round_minutes=round_minutes,
         )
         Round.objects.bulk_create(
             Round(tournament=tournament, number=n) for n in range(1, rounds + 1)
