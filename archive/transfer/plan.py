@@ -20,7 +20,7 @@ from tournament.models import Tournament
 
 FORMAT = "binokel-turnier/tournament"
 VERSION = 1
-APPS = ("tournament", "scoring", "prizes")
+APPS = ("tournament", "scoring", "prizes", "hall")
 #: Models that moved to another app since exports began, old label → current label: a file
 #: made before the move still imports (:func:`current_labels`).
 MOVED: dict[str, str] = {
