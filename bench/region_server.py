@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import ssl
 import subprocess
 import sys
@@ -140,7 +141,7 @@ class Nginx:
 
     def access_lines(self) -> int:
         """Requests nginx has logged so far (its access log, after a reopen)."""
-        self.process.send_signal(__import__("signal").SIGUSR1)  # reopen: flushes the log
+        self.process.send_signal(signal.SIGUSR1)  # reopen: flushes the log
         time.sleep(0.3)
         path = self.folder / "access.log"
         if not path.exists():

@@ -79,9 +79,8 @@ def door_action(request: HttpRequest, pk: int, start_number: int, action: str) -
             return redirect("door:door", pk=pk)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
-    address = reverse("door:door", args=[pk])
-    return redirect(f"{address}?{urlencode({'q': query})}#nr-{start_number}" if query else
-                    f"{address}#nr-{start_number}")  # fmt: skip
+    search = f"?{urlencode({'q': query})}" if query else ""
+    return redirect(f"{reverse('door:door', args=[pk])}{search}#nr-{start_number}")
 
 
 @login_required

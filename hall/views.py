@@ -41,6 +41,27 @@ def _console_context(tournament: Tournament) -> dict:
     }
 
 
+def _console_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    announcement_form: AnnouncementForm | None = None,
+    clock_form: ClockForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The whole console, with a refused form (and its messages) in place of a fresh one."""
+    return render(
+        request,
+        "hall/console.html",
+        {
+            **_console_context(tournament),
+            "announcement_form": announcement_form or AnnouncementForm(),
+            "clock_form": clock_form or ClockForm(instance=tournament),
+            "history": selectors.announcement_history(tournament),
+        },
+        status=status,
+    )
+
+
 @login_required
 @permission_required(DIRECTOR, raise_exception=True)
 def console(request: HttpRequest, pk: int) -> HttpResponse:
@@ -48,17 +69,7 @@ def console(request: HttpRequest, pk: int) -> HttpResponse:
     last entry, idle, behind the clock, calls), the round clock, the calls of the
     evening, and the announcements with their history.  Its live part refreshes itself
     (:func:`console_live`)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
-    return render(
-        request,
-        "hall/console.html",
-        {
-            **_console_context(tournament),
-            "announcement_form": AnnouncementForm(),
-            "clock_form": ClockForm(instance=tournament),
-            "history": selectors.announcement_history(tournament),
-        },
-    )
+    return _console_page(request, get_object_or_404(Tournament, pk=pk))
 
 
 @login_required
@@ -91,17 +102,7 @@ def announce(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Die Durchsage wird angezeigt."))
             return redirect("hall:console", pk=pk)
-    return render(
-        request,
-        "hall/console.html",
-        {
-            **_console_context(tournament),
-            "announcement_form": form,
-            "clock_form": ClockForm(instance=tournament),
-            "history": selectors.announcement_history(tournament),
-        },
-        status=422,
-    )
+    return _console_page(request, tournament, announcement_form=form, status=422)
 
 
 @login_required
@@ -145,17 +146,7 @@ def clock(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Rundenuhr gespeichert."))
             return redirect("hall:console", pk=pk)
-    return render(
-        request,
-        "hall/console.html",
-        {
-            **_console_context(tournament),
-            "announcement_form": AnnouncementForm(),
-            "clock_form": form,
-            "history": selectors.announcement_history(tournament),
-        },
-        status=422,
-    )
+    return _console_page(request, tournament, clock_form=form, status=422)
 
 
 @require_GET

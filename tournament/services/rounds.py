@@ -226,15 +226,10 @@ def absent_from_draw(round_: Round) -> list[Registration]:
     """The players registered for ``round_`` whom its draw leaves out because they are not
     checked in at the door (``Tournament.check_in``; empty without it), by start number.
     The rule :func:`draw_round` applies; the overview and the door page name them."""
-    tournament = round_.tournament
-    if not tournament.check_in:
-        return []
     return [
         r
-        for r in tournament.registrations.filter(checked_in_at__isnull=True)
-        .select_related("player")
-        .order_by("start_number")
-        if r.plays_in(round_.number)
+        for r in _registrations_by_number(round_.tournament)
+        if r.plays_in(round_.number) and not r.present()
     ]
 
 
@@ -250,8 +245,10 @@ def present_not_drawn(round_: Round) -> list[Registration]:
         return []
     return [
         r
-        for r in tournament.registrations.filter(checked_in_at__isnull=False)
-        .select_related("player")
-        .order_by("start_number")
-        if r.plays_in(round_.number) and r.pk not in seated
+        for r in _registrations_by_number(tournament)
+        if r.plays_in(round_.number) and r.present() and r.pk not in seated
     ]
+
+
+def _registrations_by_number(tournament: Tournament) -> list[Registration]:
+    return list(tournament.registrations.select_related("player").order_by("start_number"))
